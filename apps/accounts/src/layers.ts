@@ -1,0 +1,22 @@
+import { Database } from "@platform/database"
+import { IdempotencyStore } from "@platform/idempotency"
+import { RateLimiter } from "@platform/rate-limit"
+import { SigningKeys } from "@platform/signing-keys"
+import { Effect, Layer } from "effect"
+import { AccountsConfig } from "./config.ts"
+import { accountsMigrations } from "./migrations.ts"
+
+/** The database named by ACCOUNTS_DATABASE_URL, or the embedded one under ACCOUNTS_DATA_DIR. */
+export const AccountsDatabaseLive = Database.layerConfig({
+  prefix: "ACCOUNTS_",
+  service: "accounts",
+  migrations: accountsMigrations
+})
+
+/** Signing keys, encrypted at rest when ACCOUNTS_KEY_ENCRYPTION_KEY is set. */
+export const SigningKeysLive = Layer.unwrapEffect(
+  Effect.map(AccountsConfig, (config) => SigningKeys.layer({ encryptionKey: config.keyEncryptionKey }))
+)
+
+/** The stores every area shares, over whichever database is provided. */
+export const AccountsStoresLive = Layer.mergeAll(SigningKeysLive, RateLimiter.layer, IdempotencyStore.layer)

@@ -1,0 +1,21 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { ConfigError, Effect, Layer, Logger } from "effect"
+import { AccountsConfigLive } from "./config.ts"
+import { AccountsDatabaseLive, AccountsStoresLive } from "./layers.ts"
+import { AccountsServer } from "./server.ts"
+
+const AccountsLive = AccountsServer.pipe(
+  Layer.provide(AccountsStoresLive),
+  Layer.provide(AccountsDatabaseLive),
+  Layer.provide(AccountsConfigLive),
+  Layer.provide(Logger.json)
+)
+
+Layer.launch(AccountsLive).pipe(
+  Effect.catchIf(ConfigError.isConfigError, (error) =>
+    Effect.sync(() => {
+      process.stderr.write(`accounts: configuration error: ${String(error).replace(/\s+/g, " ")}\n`)
+      process.exitCode = 1
+    })),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)

@@ -1,0 +1,14 @@
+import type { Migrations } from "@platform/database"
+import { IdempotencyMigration } from "@platform/idempotency"
+import { RateLimitMigration } from "@platform/rate-limit"
+import { SigningKeysMigration } from "@platform/signing-keys"
+
+/**
+ * The accounts database, in the order it was built. Append only: a migration
+ * that has run is never edited, and a new one takes the next number.
+ */
+export const accountsMigrations: Migrations = {
+  "0001_signing_keys": SigningKeysMigration,
+  "0002_rate_limits": RateLimitMigration,
+  "0003_idempotency": IdempotencyMigration
+}

@@ -1,0 +1,57 @@
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { conventions } from "@platform/http"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { AccountsApi } from "./api.ts"
+import { AccountsConfig } from "./config.ts"
+import { DiscoveryLive } from "./discovery/Http.ts"
+import { ServiceLive } from "./service/Http.ts"
+import { accountsVersioning } from "./versions.ts"
+
+const OPENAPI_PATH = "/openapi.json"
+const DOCS_PATH = "/docs"
+
+/** Every area's handlers. */
+export const AccountsHandlers = Layer.mergeAll(ServiceLive, DiscoveryLive)
+
+const ApiLive = HttpApiBuilder.api(AccountsApi).pipe(Layer.provide(AccountsHandlers))
+
+const ConventionsLive = HttpApiBuilder.middleware(
+  conventions({
+    api: AccountsApi,
+    versioning: accountsVersioning,
+    extraRoutes: [{ method: "GET", path: OPENAPI_PATH }, { method: "GET", path: DOCS_PATH }]
+  })
+)
+
+/** The HTTP app with its conventions, the OpenAPI document and the docs page, ready to serve. */
+export const AccountsHttp = HttpApiBuilder.serve().pipe(
+  // Spans per request cost more than the routes themselves; logs carry the request id instead.
+  HttpMiddleware.withTracerDisabledWhen(() => true),
+  Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
+  Layer.provide(ConventionsLive),
+  Layer.provide(ApiLive)
+)
+
+/**
+ * Listens on the configured host and port. On shutdown the server stops
+ * accepting and waits for requests in flight; connections still busy after
+ * ACCOUNTS_DRAIN_SECONDS are closed.
+ */
+export const NodeServerLive = Layer.unwrapEffect(
+  Effect.map(AccountsConfig, (config) => {
+    const server = createServer()
+    const drainDeadline = Layer.scopedDiscard(
+      Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          setTimeout(() => server.closeAllConnections(), config.drainSeconds * 1000).unref()
+        })
+      )
+    )
+    return Layer.provideMerge(drainDeadline, NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
+  })
+)
+
+export const AccountsServer = AccountsHttp.pipe(HttpServer.withLogAddress, Layer.provide(NodeServerLive))

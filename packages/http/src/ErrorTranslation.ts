@@ -1,0 +1,140 @@
+import { HttpApiError, HttpServerError, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Either, Option, ParseResult, Schema } from "effect"
+import { type ApiErrorInstance, errorBody, isApiError } from "./ApiError.ts"
+import { InternalError, InvalidPath, InvalidQuery, MethodNotAllowed, RouteNotFound, ValidationFailed } from "./errors.ts"
+import type { Route, RouteTable } from "./RouteTable.ts"
+
+/** The one translator from an error to the response a client sees. */
+export const respondWithError = (error: ApiErrorInstance): HttpServerResponse.HttpServerResponse => {
+  const headers: Record<string, string> = {}
+  if (error.status === 401) headers["cache-control"] = "no-store"
+  const details = error.details as { retry_after_seconds?: unknown; allow?: unknown } | undefined
+  if (typeof details?.retry_after_seconds === "number") headers["retry-after"] = String(details.retry_after_seconds)
+  if (error instanceof MethodNotAllowed && Array.isArray(details?.allow)) headers["allow"] = details.allow.join(", ")
+  return HttpServerResponse.unsafeJson(errorBody(error), { status: error.status, headers })
+}
+
+const fieldsOf = (issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>) => {
+  const fields: Record<string, string> = {}
+  for (const issue of issues) {
+    const key = issue.path.length === 0 ? "body" : issue.path.map(String).join(".")
+    if (!(key in fields)) fields[key] = issue.message
+  }
+  return fields
+}
+
+const firstProblem = (error: ParseResult.ParseError) => {
+  const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
+  return { parameter: issue?.path.map(String).join(".") || "(none)", problem: issue?.message ?? "is invalid" }
+}
+
+const pathParams = (pattern: string, path: string): Record<string, string> => {
+  const params: Record<string, string> = {}
+  const names = pattern.split("/")
+  const values = path.split("/")
+  names.forEach((name, index) => {
+    if (name.startsWith(":")) params[name.slice(1).replace(/\?$/, "")] = decodeURIComponent(values[index] ?? "")
+  })
+  return params
+}
+
+const queryParams = (url: string): Record<string, string | Array<string>> => {
+  const params: Record<string, string | Array<string>> = {}
+  const search = new URL(url, "http://placeholder").searchParams
+  for (const key of new Set(search.keys())) {
+    const all = search.getAll(key)
+    params[key] = all.length === 1 ? all[0]! : all
+  }
+  return params
+}
+
+/**
+ * A decode failure names the part of the request that failed: the framework
+ * reports one error for all parts, so decode path and query again (cheap, and
+ * only on the failure path) to tell `invalid_path` and `invalid_query` from a
+ * body's `validation_failed`.
+ */
+const classifyDecodeError = (
+  error: HttpApiError.HttpApiDecodeError,
+  route: Route | undefined,
+  request: HttpServerRequest.HttpServerRequest,
+  path: string,
+  bodyDecodes: () => boolean
+): ApiErrorInstance => {
+  if (route && Option.isSome(route.pathSchema)) {
+    const decoded = Schema.decodeUnknownEither(route.pathSchema.value)(pathParams(route.path, path))
+    if (Either.isLeft(decoded)) {
+      const problem = firstProblem(decoded.left)
+      return new InvalidPath({ message: `Path parameter ${problem.parameter} ${problem.problem}`, details: problem })
+    }
+  }
+  if (route && Option.isSome(route.urlParamsSchema) && bodyDecodes()) {
+    const decoded = Schema.decodeUnknownEither(route.urlParamsSchema.value)(queryParams(request.url))
+    if (Either.isLeft(decoded)) {
+      const problem = firstProblem(decoded.left)
+      return new InvalidQuery({ message: `Query parameter ${problem.parameter}: ${problem.problem}`, details: problem })
+    }
+  }
+  return new ValidationFailed({
+    message: "The request body has invalid values.",
+    details: { fields: fieldsOf(error.issues) }
+  })
+}
+
+/** A 5xx names its request id so that a report can be matched with our logs. */
+const withRequestId = (error: ApiErrorInstance, requestId: string): ApiErrorInstance =>
+  error.status < 500 ? error : {
+    _tag: error._tag,
+    code: error.code,
+    status: error.status,
+    message: error.message,
+    hint: error.hint,
+    details: { ...(error.details as object | undefined), request_id: requestId }
+  }
+
+export interface FailureContext {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly path: string
+  readonly route: Route | undefined
+  readonly table: RouteTable
+  readonly requestId: string
+  readonly bodyDecodes: () => boolean
+}
+
+/** Turns whatever the app failed with into the envelope; defects are logged with their cause and never shown. */
+export const translateFailure = (
+  cause: Cause.Cause<unknown>,
+  context: FailureContext
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const error = failure.value
+    if (isApiError(error)) return Effect.succeed(respondWithError(withRequestId(error, context.requestId)))
+    if (error instanceof HttpApiError.HttpApiDecodeError) {
+      return Effect.succeed(
+        respondWithError(classifyDecodeError(error, context.route, context.request, context.path, context.bodyDecodes))
+      )
+    }
+    if (error instanceof HttpServerError.RouteNotFound) {
+      const allow = context.table.allowedMethods(context.path)
+      return Effect.succeed(respondWithError(
+        allow.length > 0
+          ? new MethodNotAllowed({
+            message: `${context.request.method} is not allowed on ${context.path}.`,
+            details: { allow }
+          })
+          : new RouteNotFound({ message: `No route for ${context.request.method} ${context.path}.` })
+      ))
+    }
+  }
+  // The client went away: nothing to answer.
+  if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+  return Effect.logError("request failed", cause).pipe(
+    Effect.as(respondWithError(
+      new InternalError({
+        message: "Something went wrong on our side. Retry with the same Idempotency-Key.",
+        details: { request_id: context.requestId }
+      })
+    ))
+  )
+}

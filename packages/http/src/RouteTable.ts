@@ -1,0 +1,118 @@
+import { HttpApi, type HttpApiSchema } from "@effect/platform"
+import { Context, Option, type Schema } from "effect"
+
+/** Per-endpoint request body limit, in bytes (default 64 KB). */
+export class MaxBodyBytes extends Context.Tag("@platform/http/MaxBodyBytes")<MaxBodyBytes, number>() {}
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
+
+export interface Route {
+  readonly method: string
+  readonly path: string
+  readonly maxBodyBytes: number
+  /** Accepted media types of the body, with the kind each decodes as; empty when the route takes no body. */
+  readonly bodyTypes: ReadonlyMap<string, HttpApiSchema.Encoding["kind"]>
+  readonly pathSchema: Option.Option<Schema.Schema.AnyNoContext>
+  readonly urlParamsSchema: Option.Option<Schema.Schema.AnyNoContext>
+  readonly payloadSchema: Option.Option<Schema.Schema.AnyNoContext>
+}
+
+interface PatternEntry {
+  readonly regex: RegExp
+  readonly routes: Map<string, Route>
+}
+
+/**
+ * The API's routes, built once from the HttpApi definition. The router
+ * answers the request; this table answers the questions the conventions
+ * need before and after it: which body a route takes and how large, which
+ * methods a path allows (405), and which part of a request failed to decode.
+ */
+export interface RouteTable {
+  readonly match: (method: string, path: string) => Route | undefined
+  readonly allowedMethods: (path: string) => ReadonlyArray<string>
+}
+
+const patternOf = (path: string): RegExp | undefined => {
+  if (!path.includes(":") && !path.includes("*")) return undefined
+  const source = path
+    .split("/")
+    .map((segment) =>
+      segment.startsWith(":") ? "[^/]+" : segment === "*" ? ".*" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    )
+    .join("/")
+  return new RegExp(`^${source}$`)
+}
+
+/** Routes served beside the HttpApi (the OpenAPI document, the docs page), known for 405 answers. */
+export interface ExtraRoute {
+  readonly method: string
+  readonly path: string
+}
+
+export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<ExtraRoute> = []): RouteTable => {
+  const exact = new Map<string, Map<string, Route>>()
+  const patterns = new Map<string, PatternEntry>()
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint, mergedAnnotations, payloads }) => {
+      const bodyTypes = new Map<string, HttpApiSchema.Encoding["kind"]>()
+      for (const [contentType, { encoding }] of payloads) bodyTypes.set(contentType, encoding.kind)
+      const route: Route = {
+        method: endpoint.method,
+        path: endpoint.path,
+        maxBodyBytes: Context.getOption(mergedAnnotations, MaxBodyBytes).pipe(
+          Option.getOrElse(() => DEFAULT_MAX_BODY_BYTES)
+        ),
+        bodyTypes: endpoint.method === "GET" ? new Map() : bodyTypes,
+        pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
+        urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
+        payloadSchema: endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>
+      }
+      const regex = patternOf(endpoint.path)
+      if (regex === undefined) {
+        const byMethod = exact.get(endpoint.path) ?? new Map<string, Route>()
+        byMethod.set(endpoint.method, route)
+        exact.set(endpoint.path, byMethod)
+      } else {
+        const entry = patterns.get(endpoint.path) ?? { regex, routes: new Map<string, Route>() }
+        entry.routes.set(endpoint.method, route)
+        patterns.set(endpoint.path, entry)
+      }
+    }
+  })
+  for (const { method, path } of extra) {
+    const byMethod = exact.get(path) ?? new Map<string, Route>()
+    byMethod.set(method, {
+      method,
+      path,
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      bodyTypes: new Map(),
+      pathSchema: Option.none(),
+      urlParamsSchema: Option.none(),
+      payloadSchema: Option.none()
+    })
+    exact.set(path, byMethod)
+  }
+  const routesFor = (path: string): Map<string, Route> | undefined => {
+    const found = exact.get(path)
+    if (found) return found
+    for (const entry of patterns.values()) {
+      if (entry.regex.test(path)) return entry.routes
+    }
+    return undefined
+  }
+  return {
+    match: (method, path) => {
+      const routes = routesFor(path)
+      return routes?.get(method) ?? (method === "HEAD" ? routes?.get("GET") : undefined)
+    },
+    allowedMethods: (path) => {
+      const routes = routesFor(path)
+      if (!routes) return []
+      const methods = [...routes.keys()]
+      if (methods.includes("GET") && !methods.includes("HEAD")) methods.push("HEAD")
+      return methods
+    }
+  }
+}

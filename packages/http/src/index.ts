@@ -1,0 +1,20 @@
+export * from "./ApiError.ts"
+export * from "./ApiVersion.ts"
+export * from "./ClientAddress.ts"
+export * from "./Conventions.ts"
+export * from "./Cookies.ts"
+export * from "./ErrorResponse.ts"
+export * from "./errors.ts"
+export { respondWithError } from "./ErrorTranslation.ts"
+export * from "./Origin.ts"
+export * from "./RequestId.ts"
+export * from "./ResponseHeaders.ts"
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  type ExtraRoute,
+  makeRouteTable,
+  MaxBodyBytes,
+  type Route,
+  type RouteTable
+} from "./RouteTable.ts"
+export * from "./StrictBody.ts"

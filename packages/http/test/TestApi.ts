@@ -1,0 +1,89 @@
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { createServer } from "node:http"
+import { type ApiVersioning, conventions, errorResponse, MaxBodyBytes, strict } from "../src/index.ts"
+import { ApiError } from "../src/ApiError.ts"
+
+export class WidgetMissing extends ApiError<WidgetMissing>()("WidgetMissing", {
+  code: "widget_missing",
+  status: 404,
+  details: Schema.Struct({ widget_id: Schema.String })
+}) {}
+
+const Widget = Schema.Struct({ name: Schema.String.pipe(Schema.minLength(1)), size: Schema.Int })
+
+export class TestApi extends HttpApi.make("test").add(
+  HttpApiGroup.make("widgets")
+    .add(
+      HttpApiEndpoint.post("create", "/v1/widgets")
+        .setPayload(strict(Widget))
+        .addSuccess(Widget, { status: 201 })
+    )
+    .add(
+      HttpApiEndpoint.get("read", "/v1/widgets/:id")
+        .setPath(Schema.Struct({ id: Schema.NumberFromString.pipe(Schema.int()) }))
+        .setUrlParams(Schema.Struct({ limit: Schema.optional(Schema.NumberFromString.pipe(Schema.between(1, 200))) }))
+        .addSuccess(Schema.Struct({ id: Schema.Number }))
+        .addError(errorResponse(WidgetMissing))
+    )
+    .add(
+      HttpApiEndpoint.del("remove", "/v1/widgets/:id")
+        .setPath(Schema.Struct({ id: Schema.String }))
+        .addSuccess(Schema.Void)
+    )
+    .add(
+      HttpApiEndpoint.post("upload", "/v1/uploads")
+        .setPayload(Schema.Struct({ data: Schema.String }))
+        .addSuccess(Schema.Struct({ length: Schema.Number }))
+        .annotate(MaxBodyBytes, 1024)
+    )
+    .add(HttpApiEndpoint.get("boom", "/v1/boom").addSuccess(Schema.Void))
+    .add(HttpApiEndpoint.get("ping", "/v1/ping").addSuccess(Schema.Struct({ calls: Schema.Number })))
+)
+{}
+
+/** Counts handler runs, so a test can prove a refused request never reached one. */
+export class HandlerCalls extends Context.Tag("test/HandlerCalls")<HandlerCalls, Ref.Ref<number>>() {}
+
+export const testVersioning: ApiVersioning = {
+  header: "Test-Version",
+  supported: ["2026-01-01", "2026-10-01"],
+  current: "2026-10-01",
+  prefixes: ["/v1"]
+}
+
+const WidgetsLive = HttpApiBuilder.group(TestApi, "widgets", (handlers) =>
+  Effect.gen(function*() {
+    const calls = yield* HandlerCalls
+    const count = Ref.updateAndGet(calls, (n) => n + 1)
+    return handlers
+      .handle("create", ({ payload }) => Effect.as(count, payload))
+      .handle("read", ({ path }) =>
+        Effect.zipRight(
+          count,
+          path.id === 404
+            ? Effect.fail(new WidgetMissing({ message: "No such widget.", details: { widget_id: "404" } }))
+            : Effect.succeed({ id: path.id })
+        ))
+      .handle("remove", () => Effect.asVoid(count))
+      .handle("upload", ({ payload }) => Effect.as(count, { length: payload.data.length }))
+      .handle("boom", () => Effect.zipRight(count, Effect.die(new Error("secret internal detail: db password hunter2"))))
+      .handle("ping", () => Effect.map(count, (calls) => ({ calls })))
+  }))
+
+export const HandlerCallsLive = Layer.effect(HandlerCalls, Ref.make(0))
+
+/** The test API served over real HTTP on a random port, with the shared conventions. */
+export const TestServerLive = HttpApiBuilder.serve().pipe(
+  HttpMiddleware.withTracerDisabledWhen(() => true),
+  Layer.provide(HttpApiBuilder.middleware(conventions({ api: TestApi, versioning: testVersioning }))),
+  Layer.provide(HttpApiBuilder.api(TestApi).pipe(Layer.provide(WidgetsLive))),
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(HandlerCallsLive)
+)
+
+export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
+  const address = server.address
+  return address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "unix"
+})

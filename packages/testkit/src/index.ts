@@ -1,0 +1,2 @@
+export * from "./freePort.ts"
+export * from "./spawnService.ts"

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { setTimeout as sleep } from "node:timers/promises"
+
+export interface SpawnedService {
+  readonly url: string
+  readonly process: ChildProcess
+  /** Everything the process printed so far, stdout and stderr together. */
+  readonly output: () => string
+  /** SIGTERM, then wait for the exit; resolves with the exit code. */
+  readonly stop: () => Promise<number | null>
+}
+
+export interface SpawnOptions {
+  /** The script to run with tsx, relative to cwd. */
+  readonly entry: string
+  readonly cwd: string
+  readonly env: Record<string, string>
+  readonly url: string
+  /** The path answering 200 once the service is ready. */
+  readonly readyPath?: string
+  readonly timeoutMs?: number
+}
+
+/** Starts a service as its own Node process, exactly as `npm start` would, and waits until it is ready. */
+export const spawnService = async (options: SpawnOptions): Promise<SpawnedService> => {
+  let output = ""
+  const child = spawn(process.execPath, ["--import", "tsx", options.entry], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  const service: SpawnedService = {
+    url: options.url,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
+      return exited
+    }
+  }
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000)
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`)
+    try {
+      const response = await fetch(`${options.url}${options.readyPath ?? "/readyz"}`)
+      if (response.status === 200) return service
+    } catch {
+      // not listening yet
+    }
+    await sleep(100)
+  }
+  await service.stop()
+  throw new Error(`service did not become ready in time:\n${output}`)
+}
