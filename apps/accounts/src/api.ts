@@ -1,21 +1,18 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { errorResponse, InternalError, MethodNotAllowed, RouteNotFound, UnsupportedVersion } from "@platform/http"
+import { withConventionErrors } from "@platform/http"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
-import { SERVICE_VERSION } from "./versions.ts"
+import { accountsVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** The accounts service's whole HTTP contract; `/openapi.json` is generated from it. */
-export class AccountsApi extends HttpApi.make("accounts")
-  .add(ServiceApi)
-  .add(DiscoveryApi)
-  .addError(errorResponse(UnsupportedVersion))
-  .addError(errorResponse(InternalError))
-  .addError(errorResponse(RouteNotFound))
-  .addError(errorResponse(MethodNotAllowed))
+export class AccountsApi extends withConventionErrors(
+  HttpApi.make("accounts").add(ServiceApi).add(DiscoveryApi),
+  accountsVersioning
+)
   .annotate(OpenApi.Title, "Accounts")
   .annotate(OpenApi.Version, SERVICE_VERSION)
   .annotate(
     OpenApi.Description,
-    "Carbon and Silicon accounts and the OAuth 2.0 / OpenID Connect provider. Every error body is {\"error\":{\"code\",\"message\",\"hint\"?,\"details\"?}}."
+    "Carbon and Silicon accounts and the OAuth 2.0 / OpenID Connect provider. Every error body is {\"error\":{\"code\",\"message\",\"hint\"?,\"details\"?}}. Requests to unknown paths answer 404 route_not_found; a known path with another method answers 405 method_not_allowed with an Allow header. Send Accounts-Version to pin a dated API version (current 2026-10-01)."
   )
 {}

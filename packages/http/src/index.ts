@@ -18,3 +18,4 @@ export {
   type RouteTable
 } from "./RouteTable.ts"
 export * from "./StrictBody.ts"
+export * from "./OpenApiConventions.ts"

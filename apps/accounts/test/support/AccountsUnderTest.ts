@@ -1,0 +1,54 @@
+import type { SqlClient } from "@effect/sql"
+import type { PgClient } from "@effect/sql-pg"
+import { TestDatabase } from "@platform/database"
+import { freePort } from "@platform/testkit"
+import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { AccountsConfigOf, type AccountsSettings } from "../../src/config.ts"
+import { AccountsStoresLive } from "../../src/layers.ts"
+import { accountsMigrations } from "../../src/migrations.ts"
+import { AccountsServer } from "../../src/server.ts"
+
+export interface RunningAccounts {
+  readonly url: string
+  readonly settings: AccountsSettings
+}
+
+/** The accounts service, started over real HTTP on a free port for one test file. */
+export class AccountsUnderTest extends Context.Tag("test/AccountsUnderTest")<AccountsUnderTest, RunningAccounts>() {}
+
+export const testSettings = (port: number, overrides: Partial<AccountsSettings> = {}): AccountsSettings => ({
+  port,
+  host: "127.0.0.1",
+  publicUrl: `http://127.0.0.1:${port}`,
+  appsUrl: "http://127.0.0.1:4300",
+  environment: "development",
+  trustProxy: false,
+  webhookAllowLoopback: false,
+  internalToken: Option.none(),
+  keyEncryptionKey: Option.none(),
+  drainSeconds: 1,
+  ...overrides
+})
+
+/** One accounts server over the given database layer (share one database layer to run two servers on it). */
+export const accountsServerOn = <E>(
+  database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
+  overrides: Partial<AccountsSettings> = {}
+) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const port = yield* Effect.promise(freePort)
+      const settings = testSettings(port, overrides)
+      const server = AccountsServer.pipe(
+        // The stores stay visible to the test, e.g. to sign with the server's own keys.
+        Layer.provideMerge(AccountsStoresLive),
+        Layer.provide(database),
+        Layer.provide(AccountsConfigOf(settings))
+      )
+      return Layer.merge(server, Layer.succeed(AccountsUnderTest, { url: settings.publicUrl, settings }))
+    })
+  ).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
+
+/** The accounts service on its own fresh database. */
+export const AccountsTest = (overrides: Partial<AccountsSettings> = {}) =>
+  accountsServerOn(TestDatabase.layer(accountsMigrations), overrides)
