@@ -1,12 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { DiscoveryApi } from "./discovery/Api.ts"
+import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { accountsVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** The accounts service's whole HTTP contract; `/openapi.json` is generated from it. */
 export class AccountsApi extends withConventionErrors(
-  HttpApi.make("accounts").add(ServiceApi).add(DiscoveryApi),
+  HttpApi.make("accounts").add(ServiceApi).add(DiscoveryApi).add(ReportsApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

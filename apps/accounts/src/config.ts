@@ -15,6 +15,8 @@ export interface AccountsSettings {
   readonly internalToken: Option.Option<Redacted.Redacted<string>>
   readonly keyEncryptionKey: Option.Option<Redacted.Redacted<string>>
   readonly drainSeconds: number
+  /** How soon a key rotated by another process (the operator command) is used here. */
+  readonly keysRefreshSeconds: number
 }
 
 export class AccountsConfig extends Context.Tag("accounts/AccountsConfig")<AccountsConfig, AccountsSettings>() {}
@@ -48,7 +50,14 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
   webhookAllowLoopback: Config.boolean("WEBHOOK_ALLOW_LOOPBACK").pipe(Config.withDefault(false)),
   internalToken: Config.option(Config.redacted("INTERNAL_TOKEN")),
   keyEncryptionKey: Config.option(Config.redacted("KEY_ENCRYPTION_KEY")),
-  drainSeconds: Config.integer("DRAIN_SECONDS").pipe(Config.withDefault(10))
+  drainSeconds: Config.integer("DRAIN_SECONDS").pipe(
+    Config.withDefault(10),
+    Config.validate({ message: "must be between 0 and 300", validation: (n) => n >= 0 && n <= 300 })
+  ),
+  keysRefreshSeconds: Config.integer("KEYS_REFRESH_SECONDS").pipe(
+    Config.withDefault(10),
+    Config.validate({ message: "must be between 1 and 60", validation: (n) => n >= 1 && n <= 60 })
+  )
 }).pipe(
   Config.nested("ACCOUNTS"),
   Config.mapOrFail((raw) => {

@@ -15,7 +15,10 @@ export const AccountsDatabaseLive = Database.layerConfig({
 
 /** Signing keys, encrypted at rest when ACCOUNTS_KEY_ENCRYPTION_KEY is set. */
 export const SigningKeysLive = Layer.unwrapEffect(
-  Effect.map(AccountsConfig, (config) => SigningKeys.layer({ encryptionKey: config.keyEncryptionKey }))
+  Effect.map(AccountsConfig, (config) => SigningKeys.layer({
+    encryptionKey: config.keyEncryptionKey,
+    refreshSeconds: config.keysRefreshSeconds
+  }))
 )
 
 /** The stores every area shares, over whichever database is provided. */

@@ -2,6 +2,7 @@ import type { Migrations } from "@platform/database"
 import { IdempotencyMigration } from "@platform/idempotency"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
+import { ReportsMigration } from "./reports/ReportsMigration.ts"
 
 /**
  * The accounts database, in the order it was built. Append only: a migration
@@ -10,5 +11,6 @@ import { SigningKeysMigration } from "@platform/signing-keys"
 export const accountsMigrations: Migrations = {
   "0001_signing_keys": SigningKeysMigration,
   "0002_rate_limits": RateLimitMigration,
-  "0003_idempotency": IdempotencyMigration
+  "0003_idempotency": IdempotencyMigration,
+  "0004_reports": ReportsMigration
 }

@@ -1,11 +1,14 @@
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { conventions } from "@platform/http"
+import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AccountsApi } from "./api.ts"
 import { AccountsConfig } from "./config.ts"
 import { DiscoveryLive } from "./discovery/Http.ts"
+import { ReportsLive } from "./reports/Http.ts"
+import { ReportsRepo } from "./reports/ReportsRepo.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { accountsVersioning } from "./versions.ts"
 
@@ -13,15 +16,22 @@ const OPENAPI_PATH = "/openapi.json"
 const DOCS_PATH = "/docs"
 
 /** Every area's handlers. */
-export const AccountsHandlers = Layer.mergeAll(ServiceLive, DiscoveryLive)
+export const AccountsHandlers = Layer.mergeAll(ServiceLive, DiscoveryLive, ReportsLive).pipe(
+  Layer.provide(ReportsRepo.Default)
+)
 
 const ApiLive = HttpApiBuilder.api(AccountsApi).pipe(Layer.provide(AccountsHandlers))
 
 const ConventionsLive = HttpApiBuilder.middleware(
-  conventions({
-    api: AccountsApi,
-    versioning: accountsVersioning,
-    extraRoutes: [{ method: "GET", path: OPENAPI_PATH }, { method: "GET", path: DOCS_PATH }]
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const idempotency = yield* IdempotencyStore
+    return conventions({
+      api: AccountsApi,
+      versioning: accountsVersioning,
+      extraRoutes: [{ method: "GET", path: OPENAPI_PATH }, { method: "GET", path: DOCS_PATH }],
+      around: idempotentRequests(idempotency, { trustProxy: config.trustProxy })
+    })
   })
 )
 

@@ -15,7 +15,17 @@ export interface ConventionsOptions {
   readonly api: HttpApi.HttpApi.Any
   readonly versioning?: ApiVersioning
   readonly extraRoutes?: ReadonlyArray<ExtraRoute>
+  /**
+   * Wraps each request once its body is read and checked, around an app
+   * that always answers with a response (its failures already translated):
+   * the place for idempotency, which stores and replays whole responses.
+   */
+  readonly around?: AroundHandled
 }
+
+export type AroundHandled = (
+  handled: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorInstance, HttpServerRequest.HttpServerRequest>
 
 const pathOf = (url: string): string => {
   const query = url.indexOf("?")
@@ -100,6 +110,7 @@ export const conventions = (options: ConventionsOptions) => {
   const table = makeRouteTable(options.api, options.extraRoutes)
   const versioning = options.versioning
   const versionHeader = versioning?.header.toLowerCase()
+  const around = options.around
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.gen(function*() {
       const started = performance.now()
@@ -133,12 +144,15 @@ export const conventions = (options: ConventionsOptions) => {
             onNone: () => true,
             onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(json))
           })
-        response = yield* (request === original ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request))
-          .pipe(
-            Effect.catchAllCause((cause) =>
-              translateFailure(cause, { request, path, route, table, requestId, bodyDecodes })
-            )
-          )
+        const handled = app.pipe(
+          Effect.catchAllCause((cause) => translateFailure(cause, { request, path, route, table, requestId, bodyDecodes }))
+        )
+        const wrapped = around === undefined
+          ? handled
+          : Effect.catchAll(around(handled), (error) => Effect.succeed(respondWithError(error)))
+        response = yield* (request === original
+          ? wrapped
+          : Effect.provideService(wrapped, HttpServerRequest.HttpServerRequest, request))
       }
       const final = HttpServerResponse.setHeaders(response, headers)
       yield* Effect.logInfo("request").pipe(

@@ -1,2 +1,3 @@
 export * from "./freePort.ts"
 export * from "./spawnService.ts"
+export * from "./tcpProxy.ts"

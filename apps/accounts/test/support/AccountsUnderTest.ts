@@ -27,6 +27,7 @@ export const testSettings = (port: number, overrides: Partial<AccountsSettings> 
   internalToken: Option.none(),
   keyEncryptionKey: Option.none(),
   drainSeconds: 1,
+  keysRefreshSeconds: 10,
   ...overrides
 })
 
@@ -41,7 +42,7 @@ export const accountsServerOn = <E>(
       const settings = testSettings(port, overrides)
       const server = AccountsServer.pipe(
         // The stores stay visible to the test, e.g. to sign with the server's own keys.
-        Layer.provideMerge(AccountsStoresLive),
+        Layer.provideMerge(Layer.fresh(AccountsStoresLive)),
         Layer.provide(database),
         Layer.provide(AccountsConfigOf(settings))
       )

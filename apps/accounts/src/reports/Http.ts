@@ -1,0 +1,31 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { clientAddress } from "@platform/http"
+import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
+import { Effect } from "effect"
+import { AccountsApi } from "../api.ts"
+import { AccountsConfig } from "../config.ts"
+import { ReportsRepo } from "./ReportsRepo.ts"
+
+const reportsPerIp: RateLimitRule = {
+  id: "reports",
+  operation: "POST /v1/reports",
+  limit: 5,
+  window: "1 hour",
+  per: "IP"
+}
+
+export const ReportsLive = HttpApiBuilder.group(AccountsApi, "reports", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const limiter = yield* RateLimiter
+    const reports = yield* ReportsRepo
+    return handlers.handle("create", ({ payload }) =>
+      Effect.gen(function*() {
+        const address = yield* clientAddress(config.trustProxy)
+        yield* enforceRateLimit(limiter, reportsPerIp, address)
+        const saved = yield* Effect.orDie(
+          reports.insert({ message: payload.message, prUrl: payload.pr_url, accountUuid: undefined })
+        )
+        return { report_id: saved.id, status: "received" as const, received_at: saved.receivedAt.toISOString() }
+      }))
+  }))

@@ -1,0 +1,11 @@
+export { constantTimeEqual, sha256Hex } from "./digest.ts"
+export {
+  decodeEncryptionKey,
+  ENCRYPTION_KEY_BYTES,
+  type EncryptionKey,
+  encryptionKeyFromBytes,
+  InvalidEncryptionKey
+} from "./encryption-key.ts"
+export { decryptSecret, encryptSecret, isEncryptedSecret, SecretDecryptionError } from "./envelope.ts"
+export { randomDigits, randomHex, randomToken } from "./random.ts"
+export { hashSecret, SCRYPT_PARAMS, verifyAgainstDummy, verifySecret } from "./secret-hash.ts"

@@ -1,0 +1,82 @@
+import { SqlClient } from "@effect/sql"
+import type { PgClient } from "@effect/sql-pg"
+import { type ConfigError, Effect, Layer, Option, type Redacted } from "effect"
+import { clientLayer } from "./client-layer.ts"
+import { DatabaseConfig } from "./database-config.ts"
+import { DatabaseError, describeCause } from "./database-error.ts"
+import { parseDatabaseUrl } from "./database-url.ts"
+import { openEmbeddedDatabase, socketPort } from "./embedded/embedded-database.ts"
+import type { Migrations } from "./migrations.ts"
+import { connectPg } from "./pg-connection.ts"
+import { inRealTime } from "./real-time.ts"
+
+export interface DatabaseOptions {
+  /** PostgreSQL to use; none: the embedded PostgreSQL (PGlite) kept in `dataDir`. */
+  readonly url: Option.Option<Redacted.Redacted<string>>
+  readonly dataDir: string
+  readonly migrations: Migrations
+  /** Pool size against a PostgreSQL URL (default 10). The embedded database always uses one connection. */
+  readonly maxConnections?: number
+}
+
+const defaultMaxConnections = 10
+
+/**
+ * The service's database, migrated, for as long as the layer lives. Closing it closes the
+ * pool and, for the embedded database this process hosts, stops serving it and closes it cleanly.
+ */
+export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, DatabaseError> =>
+  clientLayer(
+    Option.match(options.url, {
+      onNone: () =>
+        Effect.flatMap(openEmbeddedDatabase(options.dataDir), (embedded) =>
+          connectPg(
+            {
+              host: embedded.socketDirectory,
+              port: socketPort,
+              username: "postgres",
+              database: "postgres",
+              // PGlite is a single session: with one connection everything serializes, transactions included.
+              maxConnections: 1
+            },
+            { description: `the embedded PostgreSQL in ${embedded.socketDirectory}` }
+          )),
+      onSome: (url) =>
+        Effect.flatMap(parseDatabaseUrl(url), (parsed) =>
+          connectPg(
+            { url: parsed.url, maxConnections: options.maxConnections ?? defaultMaxConnections },
+            parsed
+          ))
+    }),
+    options.migrations
+  )
+
+export const layerConfig = (options: {
+  readonly prefix: string
+  readonly service: string
+  readonly migrations: Migrations
+}): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, DatabaseError | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(
+    Effect.map(
+      DatabaseConfig(options),
+      (config) => layer({ url: config.url, dataDir: config.dataDir, migrations: options.migrations })
+    )
+  )
+
+const pingTimeout = "2 seconds"
+
+/** `select 1` within 2 seconds, for readiness probes: fails while the database is unreachable. */
+export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`select 1`.pipe(
+    Effect.mapError((error) =>
+      new DatabaseError({ message: `database unreachable: ${describeCause(error)}`, cause: error })
+    ),
+    // Don't wait for the abandoned query to be cancelled: the probe must answer on time.
+    Effect.disconnect,
+    Effect.timeoutFail({
+      duration: pingTimeout,
+      onTimeout: () => new DatabaseError({ message: `database did not answer within ${pingTimeout}` })
+    })
+  )
+}).pipe(inRealTime)

@@ -1,0 +1,5 @@
+export * as Database from "./database.ts"
+export { DatabaseConfig } from "./database-config.ts"
+export { DatabaseError } from "./database-error.ts"
+export type { Migrations } from "./migrations.ts"
+export * as TestDatabase from "./test-database.ts"

@@ -1,0 +1,134 @@
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { sha256Hex } from "@platform/crypto"
+import {
+  type AroundHandled,
+  clientAddressOf,
+  IdempotencyInProgress,
+  IdempotencyKeyReused,
+  InvalidIdempotencyKey
+} from "@platform/http"
+import { Context, Effect, Option } from "effect"
+import type { IdempotencyStoreService } from "./IdempotencyStore.ts"
+
+const VALID_KEY = /^[\x21-\x7E]{1,200}$/
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
+/** Only these headers of a stored response are replayed; per-request ones (ids, cookies) are not. */
+const REPLAYED_HEADERS = ["content-type", "location"]
+
+/** Set by a handler whose response carries a newly created secret: its result is kept 10 minutes, not 24 hours. */
+export class ResponseRetention extends Context.Tag("@platform/idempotency/ResponseRetention")<
+  ResponseRetention,
+  { secret: boolean }
+>() {}
+
+/** Marks this request's response as carrying a new secret (no effect outside an idempotent request). */
+export const carriesNewSecret: Effect.Effect<void> = Effect.map(
+  Effect.serviceOption(ResponseRetention),
+  Option.map((cell) => {
+    cell.secret = true
+  })
+)
+
+/**
+ * Who a key belongs to: the caller's credential, or for an anonymous caller
+ * its address, so two callers who pick the same key never see each other's
+ * answers.
+ */
+const callerOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  const authorization = request.headers["authorization"]
+  if (authorization !== undefined) return `authorization:${authorization}`
+  const cookie = request.headers["cookie"]
+  if (cookie !== undefined) return `cookie:${cookie}`
+  return `address:${clientAddressOf(request, trustProxy)}`
+}
+
+const bodyOf = (response: HttpServerResponse.HttpServerResponse): Uint8Array | undefined => {
+  switch (response.body._tag) {
+    case "Uint8Array":
+      return response.body.body
+    case "Empty":
+      return new Uint8Array(0)
+    default:
+      return undefined
+  }
+}
+
+const replayedHeadersOf = (response: HttpServerResponse.HttpServerResponse): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  for (const name of REPLAYED_HEADERS) {
+    const value = response.headers[name]
+    if (value !== undefined) headers[name] = value
+  }
+  const contentType = response.body._tag === "Uint8Array" ? response.body.contentType : undefined
+  if (contentType !== undefined && headers["content-type"] === undefined) headers["content-type"] = contentType
+  return headers
+}
+
+/**
+ * `Idempotency-Key` on any POST, PUT, PATCH or DELETE: the first request
+ * runs and its answer is stored (unless it was a 5xx, so that a retry runs
+ * again); the same key with the same request replays that answer; with a
+ * different request, 409 idempotency_key_reused; while the first still runs,
+ * 409 idempotency_in_progress.
+ */
+export const idempotentRequests = (
+  store: IdempotencyStoreService,
+  options: { readonly trustProxy: boolean }
+): AroundHandled =>
+(handled) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const key = request.headers["idempotency-key"]
+    if (key === undefined || !MUTATING.has(request.method)) return yield* handled
+    if (!VALID_KEY.test(key)) {
+      return yield* Effect.fail(
+        new InvalidIdempotencyKey({
+          message: "Idempotency-Key must be 1 to 200 visible ASCII characters without spaces."
+        })
+      )
+    }
+    const body = yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0))
+    const ref = { scope: sha256Hex(callerOf(request, options.trustProxy)), key }
+    const fingerprint = sha256Hex(`${request.method}\n${request.url}\n${Buffer.from(body).toString("latin1")}`)
+    const begun = yield* Effect.orDie(store.begin({ ...ref, fingerprint }))
+    switch (begun._tag) {
+      case "Replay":
+        return HttpServerResponse.uint8Array(begun.body, {
+          status: begun.status,
+          headers: { ...begun.headers, "idempotent-replayed": "true", "cache-control": "no-store" }
+        })
+      case "InProgress":
+        return yield* Effect.fail(
+          new IdempotencyInProgress({
+            message: "A request with this Idempotency-Key is still being processed; retry in a moment."
+          })
+        )
+      case "Mismatch":
+        return yield* Effect.fail(
+          new IdempotencyKeyReused({
+            message: "This Idempotency-Key was used with a different request; use a new key for a new request."
+          })
+        )
+      case "Started":
+        break
+    }
+    const retention = { secret: false }
+    const response = yield* handled.pipe(
+      Effect.provideService(ResponseRetention, retention),
+      Effect.onInterrupt(() => Effect.ignore(store.release(ref)))
+    )
+    const stored = bodyOf(response)
+    yield* Effect.orDie(
+      response.status >= 500 || stored === undefined
+        ? store.release(ref)
+        : store.complete({
+          ...ref,
+          fingerprint,
+          status: response.status,
+          headers: replayedHeadersOf(response),
+          body: stored,
+          retention: retention.secret ? "secret" : "standard"
+        })
+    )
+    return response
+  })

@@ -1,0 +1,8 @@
+export { BeginResult } from "./BeginResult.ts"
+export type { StoredResponse } from "./BeginResult.ts"
+export { IdempotencyMigration } from "./IdempotencyMigration.ts"
+export { IdempotencyStore, makeIdempotencyStore } from "./IdempotencyStore.ts"
+export type { BeginInput, CompleteInput, IdempotencyKeyRef, IdempotencyStoreService } from "./IdempotencyStore.ts"
+export { IDEMPOTENCY_ABANDONED_CLAIM_TTL, IDEMPOTENCY_HOLD, retentionDuration } from "./retention.ts"
+export type { IdempotencyRetention } from "./retention.ts"
+export { carriesNewSecret, idempotentRequests, ResponseRetention } from "./IdempotentRequests.ts"

@@ -1,0 +1,7 @@
+export { fixedWindowAt, secondsUntilWindowEnds } from "./fixedWindow.ts"
+export type { FixedWindow } from "./fixedWindow.ts"
+export { rateLimitKeyDigest } from "./rateLimitKeyDigest.ts"
+export { RateLimitMigration } from "./RateLimitMigration.ts"
+export { makeRateLimiter, RATE_WINDOW_RETENTION, RateLimiter } from "./RateLimiter.ts"
+export type { RateLimitDecision, RateLimiterService, RateLimitHit } from "./RateLimiter.ts"
+export { enforceRateLimit, type RateLimitRule } from "./RateLimitRule.ts"

@@ -1,0 +1,182 @@
+import { Effect, Exit, Scope } from "effect"
+import { TestDatabase } from "@platform/database"
+import { freePort, type SpawnedService, spawnService, tcpProxy } from "@platform/testkit"
+import { execFile } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { request } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const root = join(import.meta.dirname, "..")
+const main = "apps/accounts/src/main.ts"
+
+const startAccounts = async (env: Record<string, string>): Promise<SpawnedService> => {
+  const port = await freePort()
+  return spawnService({
+    entry: main,
+    cwd: root,
+    url: `http://127.0.0.1:${port}`,
+    env: { ACCOUNTS_PORT: String(port), ACCOUNTS_KEYS_REFRESH_SECONDS: "1", ACCOUNTS_DRAIN_SECONDS: "5", ...env }
+  })
+}
+
+const kidsOf = async (url: string): Promise<Array<string>> => {
+  const jwks = await (await fetch(`${url}/.well-known/jwks.json`)).json() as { keys: Array<{ kid: string }> }
+  return jwks.keys.map((key) => key.kid).sort()
+}
+
+const report = (url: string, headers: Record<string, string> = {}) =>
+  fetch(`${url}/v1/reports`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ message: "it works" })
+  })
+
+const runCli = (args: Array<string>, env: Record<string, string>) =>
+  promisify(execFile)(process.execPath, ["--import", "tsx", "apps/accounts/src/cli.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, ...env }
+  })
+
+/** A database other processes can reach: a fresh one on TEST_DATABASE_URL's server, else an embedded one served over TCP. */
+const provisioned = async () => {
+  const scope = Effect.runSync(Scope.make())
+  const { url } = await Effect.runPromise(Scope.extend(TestDatabase.provision, scope))
+  return { url, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+describe("accounts as npm start runs it, on the embedded database", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "accounts-embedded-"))
+  const env = { ACCOUNTS_DATA_DIR: dataDir }
+
+  it("answers /readyz, keeps keys and data across a restart, and rotates keys from the operator command while running", async () => {
+    const first = await startAccounts(env)
+    const kids = await kidsOf(first.url)
+    expect(kids).toHaveLength(2)
+    const created = await report(first.url, { "idempotency-key": "restart-proof" })
+    expect(created.status).toBe(201)
+    const original = await created.json()
+    expect(await first.stop()).toBe(0)
+
+    const second = await startAccounts(env)
+    try {
+      expect(await kidsOf(second.url)).toEqual(kids)
+      // The stored idempotent answer survived the restart: data lives in the data directory.
+      const replayed = await report(second.url, { "idempotency-key": "restart-proof" })
+      expect(replayed.headers.get("idempotent-replayed")).toBe("true")
+      expect(await replayed.json()).toEqual(original)
+
+      // The server holds the embedded database; the operator command reaches it through the server's socket.
+      const rotated = await runCli(["keys", "rotate"], env)
+      const printed = JSON.parse(rotated.stdout) as { rotated: Array<{ kid: string; alg: string }> }
+      expect(printed.rotated.map((key) => key.alg).sort()).toEqual(["EdDSA", "RS256"])
+      const newKids = printed.rotated.map((key) => key.kid)
+      await expect.poll(() => kidsOf(second.url), { timeout: 10_000 }).toEqual([...kids, ...newKids].sort())
+    } finally {
+      await second.stop()
+    }
+  }, 120_000)
+
+  it("a wrong setting stops the start with one clear line", async () => {
+    const port = await freePort()
+    const started = await spawnService({
+      entry: main,
+      cwd: root,
+      url: `http://127.0.0.1:${port}`,
+      env: { ACCOUNTS_PORT: String(port), ACCOUNTS_PUBLIC_URL: "ftp://nope", ACCOUNTS_DATA_DIR: dataDir },
+      timeoutMs: 20_000
+    }).then(() => undefined, (error: Error) => error.message)
+    expect(started).toMatch(/service exited with 1/)
+    expect(started).toMatch(/ACCOUNTS_PUBLIC_URL/)
+    expect(started!.trim().split("\n").filter((line) => line.includes("configuration error"))).toHaveLength(1)
+  }, 60_000)
+})
+
+describe("two accounts processes on one database", () => {
+  let database: Awaited<ReturnType<typeof provisioned>>
+  let a: SpawnedService
+  let b: SpawnedService
+
+  beforeAll(async () => {
+    database = await provisioned()
+    const env = { ACCOUNTS_DATABASE_URL: database.url, ACCOUNTS_TRUST_PROXY: "true" }
+    // Started together on an empty database: both migrate and both look for keys at once.
+    ;[a, b] = await Promise.all([startAccounts(env), startAccounts(env)])
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()])
+    await database?.close()
+  })
+
+  it("publish one key set", async () => {
+    const kids = await kidsOf(a.url)
+    expect(kids).toHaveLength(2)
+    expect(await kidsOf(b.url)).toEqual(kids)
+  })
+
+  it("share one rate-limit window", async () => {
+    const from = { "x-forwarded-for": "192.0.2.44" }
+    const statuses: Array<number> = []
+    for (const server of [a, b, a, b, a, b]) statuses.push((await report(server.url, from)).status)
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429])
+  })
+
+  it("share idempotency results", async () => {
+    const headers = { "idempotency-key": "across-processes", "x-forwarded-for": "192.0.2.45" }
+    const first = await report(a.url, headers)
+    const second = await report(b.url, headers)
+    expect(second.headers.get("idempotent-replayed")).toBe("true")
+    expect(await second.json()).toEqual(await first.json())
+  })
+})
+
+describe("readiness and shutdown", () => {
+  it("/readyz is 503 while the database is unreachable and 200 again once it is back", async () => {
+    const database = await provisioned()
+    const target = new URL(database.url)
+    const proxy = await tcpProxy(target.hostname, Number(target.port || 5432))
+    target.host = `127.0.0.1:${proxy.port}`
+    const service = await startAccounts({ ACCOUNTS_DATABASE_URL: target.toString() })
+    try {
+      proxy.cut()
+      await expect.poll(async () => (await fetch(`${service.url}/readyz`)).status, { timeout: 15_000 }).toBe(503)
+      const down = await (await fetch(`${service.url}/readyz`, { headers: { "x-request-id": "probe-1" } })).json()
+      expect(down.error).toMatchObject({ code: "service_unavailable", details: { request_id: "probe-1" } })
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
+      proxy.restore()
+      await expect.poll(async () => (await fetch(`${service.url}/readyz`)).status, { timeout: 15_000 }).toBe(200)
+    } finally {
+      await service.stop()
+      await proxy.close()
+      await database.close()
+    }
+  }, 90_000)
+
+  it("SIGTERM lets a request in flight finish, then exits 0", async () => {
+    const database = await provisioned()
+    const service = await startAccounts({ ACCOUNTS_DATABASE_URL: database.url })
+    try {
+      const url = new URL(`${service.url}/v1/reports`)
+      const answer = new Promise<number>((resolve, reject) => {
+        const req = request(url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          res.resume()
+          res.on("end", () => resolve(res.statusCode ?? 0))
+        })
+        req.on("error", reject)
+        // Half the body now; the rest after the server was told to stop.
+        req.write("{\"message\":")
+        setTimeout(() => {
+          service.process.kill("SIGTERM")
+          setTimeout(() => req.end("\"late but whole\"}"), 300)
+        }, 300)
+      })
+      expect(await answer).toBe(201)
+      expect(await service.stop()).toBe(0)
+    } finally {
+      await database.close()
+    }
+  }, 60_000)
+})
