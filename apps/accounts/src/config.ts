@@ -35,7 +35,7 @@ const asOrigin = (value: string): Either.Either<string, string> => {
 
 const origin = (name: string) =>
   Config.string(name).pipe(
-    Config.mapOrFail((value) => Either.mapLeft(asOrigin(value), (message) => ConfigError.InvalidData([name], message)))
+    Config.mapOrFail((value) => Either.mapLeft(asOrigin(value), (message) => ConfigError.InvalidData([], message)))
   )
 
 export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
@@ -63,7 +63,7 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
   Config.mapOrFail((raw) => {
     if (raw.environment === "production" && raw.webhookAllowLoopback) {
       return Either.left(
-        ConfigError.InvalidData(["ACCOUNTS_WEBHOOK_ALLOW_LOOPBACK"], "is a development-only setting")
+        ConfigError.InvalidData(["WEBHOOK_ALLOW_LOOPBACK"], "is a development-only setting")
       )
     }
     return Either.right({
@@ -77,3 +77,17 @@ export const AccountsConfigLive = Layer.effect(AccountsConfig, Effect.suspend(()
 
 /** For tests and tools that build the service with known settings. */
 export const AccountsConfigOf = (settings: AccountsSettings) => Layer.succeed(AccountsConfig, settings)
+
+/** One line naming each bad setting as its environment variable, e.g. `ACCOUNTS_PORT must be …`. */
+export const describeConfigError = (error: ConfigError.ConfigError): string => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return `${describeConfigError(error.left)}; ${describeConfigError(error.right)}`
+    case "InvalidData":
+    case "MissingData":
+    case "SourceUnavailable":
+    case "Unsupported":
+      return `${error.path.join("_")} ${error.message.replace(/^Expected /, "must be ")}`
+  }
+}

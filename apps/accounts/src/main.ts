@@ -1,6 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { ConfigError, Effect, Layer, Logger } from "effect"
-import { AccountsConfigLive } from "./config.ts"
+import { AccountsConfigLive, describeConfigError } from "./config.ts"
 import { AccountsDatabaseLive, AccountsStoresLive } from "./layers.ts"
 import { AccountsServer } from "./server.ts"
 
@@ -14,7 +14,7 @@ const AccountsLive = AccountsServer.pipe(
 Layer.launch(AccountsLive).pipe(
   Effect.catchIf(ConfigError.isConfigError, (error) =>
     Effect.sync(() => {
-      process.stderr.write(`accounts: configuration error: ${String(error).replace(/\s+/g, " ")}\n`)
+      process.stderr.write(`accounts: configuration error: ${describeConfigError(error)}\n`)
       process.exitCode = 1
     })),
   NodeRuntime.runMain({ disablePrettyLogger: true })

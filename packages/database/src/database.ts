@@ -46,7 +46,7 @@ export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient
           connectPg(
             { url: parsed.url, maxConnections: options.maxConnections ?? defaultMaxConnections },
             parsed
-          ))
+          ).pipe(Effect.tap(Effect.logInfo(`connected to PostgreSQL at ${parsed.description}`))))
     }),
     options.migrations
   )

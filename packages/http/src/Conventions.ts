@@ -23,7 +23,9 @@ export interface ConventionsOptions {
   readonly around?: AroundHandled
 }
 
+/** Returns `handled` itself when it has nothing to do for this request. */
 export type AroundHandled = (
+  request: HttpServerRequest.HttpServerRequest,
   handled: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
 ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorInstance, HttpServerRequest.HttpServerRequest>
 
@@ -111,59 +113,60 @@ export const conventions = (options: ConventionsOptions) => {
   const versioning = options.versioning
   const versionHeader = versioning?.header.toLowerCase()
   const around = options.around
+  // Written without generators: every request of every service pays for this function.
   return (app: HttpApp.Default): HttpApp.Default =>
-    Effect.gen(function*() {
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (original) => {
       const started = performance.now()
-      const original = yield* HttpServerRequest.HttpServerRequest
       const requestId = requestIdFrom(original.headers["x-request-id"])
       const path = pathOf(original.url)
       const route = table.match(original.method, path)
       const headers: Record<string, string> = { "x-request-id": requestId }
-      let response: HttpServerResponse.HttpServerResponse | undefined
-      if (versioning && versionHeader && isVersioned(versioning, path)) {
-        const version = selectVersion(versioning, original.headers[versionHeader])
-        headers[versioning.header] = typeof version === "string" ? version : versioning.current
-        headers["vary"] = versioning.header
-        if (typeof version !== "string") response = respondWithError(version)
+
+      const finish = (response: HttpServerResponse.HttpServerResponse) => {
+        const final = HttpServerResponse.setHeaders(response, headers)
+        return Effect.as(
+          Effect.logInfo({
+            method: original.method,
+            route: route?.path ?? "unmatched",
+            status: final.status,
+            duration_ms: Math.round((performance.now() - started) * 100) / 100,
+            request_id: requestId
+          }),
+          final
+        )
       }
-      let request = original
-      let json: unknown = undefined
-      if (response === undefined && route !== undefined && route.bodyTypes.size > 0) {
-        const prepared = yield* prepareBody(original, route)
-        if (prepared._tag === "Refused") {
-          response = respondWithError(prepared.error)
-          if (prepared.closeConnection) headers["connection"] = "close"
-        } else {
-          request = prepared.request
-          json = prepared.json
-        }
-      }
-      if (response === undefined) {
+
+      const run = (request: HttpServerRequest.HttpServerRequest, json: unknown) => {
         const bodyDecodes = () =>
           Option.match(route?.payloadSchema ?? Option.none(), {
             onNone: () => true,
             onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(json))
           })
-        const handled = app.pipe(
-          Effect.catchAllCause((cause) => translateFailure(cause, { request, path, route, table, requestId, bodyDecodes }))
+        const handled = Effect.catchAllCause(
+          app,
+          (cause) => translateFailure(cause, { request, path, route, table, requestId, bodyDecodes })
         )
-        const wrapped = around === undefined
+        const wrapped = around === undefined ? handled : around(request, handled)
+        const answered = wrapped === handled
           ? handled
-          : Effect.catchAll(around(handled), (error) => Effect.succeed(respondWithError(error)))
-        response = yield* (request === original
-          ? wrapped
-          : Effect.provideService(wrapped, HttpServerRequest.HttpServerRequest, request))
+          : Effect.catchAll(wrapped, (error) => Effect.succeed(respondWithError(error)))
+        return Effect.flatMap(
+          request === original ? answered : Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request),
+          finish
+        )
       }
-      const final = HttpServerResponse.setHeaders(response, headers)
-      yield* Effect.logInfo("request").pipe(
-        Effect.annotateLogs({
-          method: original.method,
-          route: route?.path ?? "unmatched",
-          status: final.status,
-          duration_ms: Math.round((performance.now() - started) * 100) / 100,
-          request_id: requestId
-        })
-      )
-      return final
+
+      if (versioning !== undefined && versionHeader !== undefined && isVersioned(versioning, path)) {
+        const version = selectVersion(versioning, original.headers[versionHeader])
+        headers[versioning.header] = typeof version === "string" ? version : versioning.current
+        headers["vary"] = versioning.header
+        if (typeof version !== "string") return finish(respondWithError(version))
+      }
+      if (route === undefined || route.bodyTypes.size === 0) return run(original, undefined)
+      return Effect.flatMap(prepareBody(original, route), (prepared) => {
+        if (prepared._tag === "Ready") return run(prepared.request, prepared.json)
+        if (prepared.closeConnection) headers["connection"] = "close"
+        return finish(respondWithError(prepared.error))
+      })
     })
 }

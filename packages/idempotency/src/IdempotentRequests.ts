@@ -1,4 +1,4 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { sha256Hex } from "@platform/crypto"
 import {
   type AroundHandled,
@@ -75,11 +75,10 @@ export const idempotentRequests = (
   store: IdempotencyStoreService,
   options: { readonly trustProxy: boolean }
 ): AroundHandled =>
-(handled) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const key = request.headers["idempotency-key"]
-    if (key === undefined || !MUTATING.has(request.method)) return yield* handled
+(request, handled) => {
+  const key = request.headers["idempotency-key"]
+  if (key === undefined || !MUTATING.has(request.method)) return handled
+  return Effect.gen(function*() {
     if (!VALID_KEY.test(key)) {
       return yield* Effect.fail(
         new InvalidIdempotencyKey({
@@ -132,3 +131,4 @@ export const idempotentRequests = (
     )
     return response
   })
+}

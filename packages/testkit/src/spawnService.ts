@@ -8,6 +8,8 @@ export interface SpawnedService {
   readonly output: () => string
   /** SIGTERM, then wait for the exit; resolves with the exit code. */
   readonly stop: () => Promise<number | null>
+  /** Resolves with the exit code once the process has exited on its own (null when a signal killed it). */
+  readonly exited: Promise<number | null>
 }
 
 export interface SpawnOptions {
@@ -36,6 +38,7 @@ export const spawnService = async (options: SpawnOptions): Promise<SpawnedServic
     url: options.url,
     process: child,
     output: () => output,
+    exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
       return exited

@@ -19,7 +19,6 @@ const hostStartTimeoutMillis = 30_000
 export interface EmbeddedDatabase {
   /** Directory holding the socket: give it to pg as `host`, with `socketPort`. */
   readonly socketDirectory: string
-  readonly role: "host" | "client"
 }
 
 /**
@@ -31,7 +30,18 @@ export interface EmbeddedDatabase {
  */
 export const openEmbeddedDatabase = (dataDir: string): Effect.Effect<EmbeddedDatabase, DatabaseError, Scope.Scope> =>
   Effect.gen(function*() {
-    const directory = path.resolve(dataDir)
+    // The real path: processes naming one directory differently (a symlink) must find the same lock.
+    const directory = yield* Effect.try({
+      try: () => {
+        fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+        return fs.realpathSync(dataDir)
+      },
+      catch: (cause) =>
+        new DatabaseError({
+          message: `could not create the data directory ${path.resolve(dataDir)}: ${describeCause(cause)}`,
+          cause
+        })
+    })
     const socketPath = path.join(directory, `.s.PGSQL.${socketPort}`)
     if (Buffer.byteLength(socketPath) > maxSocketPathBytes) {
       return yield* new DatabaseError({
@@ -40,11 +50,6 @@ export const openEmbeddedDatabase = (dataDir: string): Effect.Effect<EmbeddedDat
         } bytes, at most ${maxSocketPathBytes}): use a shorter data directory or a database URL`
       })
     }
-    yield* Effect.try({
-      try: () => fs.mkdirSync(directory, { recursive: true, mode: 0o700 }),
-      catch: (cause) =>
-        new DatabaseError({ message: `could not create the data directory ${directory}: ${describeCause(cause)}`, cause })
-    })
     return yield* hostOrJoin(directory, socketPath, path.join(directory, "embedded.lock"))
   })
 
@@ -61,11 +66,11 @@ const hostOrJoin = (
     if (claim._tag === "Acquired") {
       yield* host(directory, socketPath)
       yield* Effect.logInfo(`embedded PostgreSQL (PGlite) in ${directory}, served on ${socketPath}`)
-      return { socketDirectory: directory, role: "host" } as const
+      return { socketDirectory: directory }
     }
     if (yield* hostAnswers(socketPath, lockPath, claim.pid)) {
       yield* Effect.logInfo(`embedded PostgreSQL in ${directory} is held by process ${claim.pid}: connecting to its socket`)
-      return { socketDirectory: directory, role: "client" } as const
+      return { socketDirectory: directory }
     }
     return yield* hostOrJoin(directory, socketPath, lockPath)
   })
