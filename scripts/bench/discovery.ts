@@ -57,11 +57,14 @@ const bare = await startServer(join(root, "scripts/bench/servers/bare.ts"), {
 const targets = {
   discovery: {
     ours: `http://127.0.0.1:${ports.ours}/.well-known/openid-configuration`,
+    // The same document through the router, the conventions middleware and the handler.
+    oursRouted: `http://127.0.0.1:${ports.ours}/.well-known/openid-configuration?via=router`,
     peer: `http://127.0.0.1:${ports.peer}/.well-known/openid-configuration`,
     bare: `http://127.0.0.1:${ports.bare}/.well-known/openid-configuration`
   },
   jwks: {
     ours: `http://127.0.0.1:${ports.ours}/.well-known/jwks.json`,
+    oursRouted: `http://127.0.0.1:${ports.ours}/.well-known/jwks.json?via=router`,
     peer: `http://127.0.0.1:${ports.peer}/jwks`,
     bare: `http://127.0.0.1:${ports.bare}/.well-known/jwks.json`
   }
@@ -93,6 +96,7 @@ const table = Object.entries(results).map(([document, r]) =>
     "| server | req/s | p50 ms | p99 ms | × bare | × oidc-provider | non-2xx |",
     "| --- | --- | --- | --- | --- | --- | --- |",
     row("accounts (ours)", r["ours"]!, r["bare"]!, r["peer"]!),
+    row("accounts, through the router and conventions", r["oursRouted"]!, r["bare"]!, r["peer"]!),
     row("oidc-provider 9", r["peer"]!, r["bare"]!, r["peer"]!),
     row("bare node:http", r["bare"]!, r["bare"]!, r["peer"]!)
   ].join("\n")
@@ -105,7 +109,7 @@ writeSection(
 
 Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; database: ${
     databaseUrl ? "PostgreSQL server" : "embedded PGlite"
-  }. autocannon, ${connections} connections, ${seconds} s per target after a ${seconds} s warm-up, each server in its own process.
+  }. autocannon, ${connections} connections, ${seconds} s per target after a ${seconds} s warm-up; each server in its own process pinned to core 1, the load generator on core 0.
 
 ${table}`
 )

@@ -1,5 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { ConfigError, Effect, Layer, Logger } from "effect"
+import { JsonLoggerLive } from "@platform/logging"
+import { ConfigError, Effect, Layer } from "effect"
 import { AccountsConfigLive, describeConfigError } from "./config.ts"
 import { AccountsDatabaseLive, AccountsStoresLive } from "./layers.ts"
 import { AccountsServer } from "./server.ts"
@@ -8,7 +9,7 @@ const AccountsLive = AccountsServer.pipe(
   Layer.provide(AccountsStoresLive),
   Layer.provide(AccountsDatabaseLive),
   Layer.provide(AccountsConfigLive),
-  Layer.provide(Logger.json)
+  Layer.provide(JsonLoggerLive)
 )
 
 Layer.launch(AccountsLive).pipe(

@@ -1,11 +1,13 @@
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { conventions } from "@platform/http"
+import { conventions, servePublicDocuments } from "@platform/http"
 import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
+import { SigningKeys } from "@platform/signing-keys"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AccountsApi } from "./api.ts"
 import { AccountsConfig } from "./config.ts"
+import { discoveryDocuments } from "./discovery/DiscoveryDocuments.ts"
 import { DiscoveryLive } from "./discovery/Http.ts"
 import { ReportsLive } from "./reports/Http.ts"
 import { ReportsRepo } from "./reports/ReportsRepo.ts"
@@ -46,17 +48,27 @@ export const AccountsHttp = HttpApiBuilder.serve().pipe(
 )
 
 /**
- * Listens on the configured host and port. On shutdown the server stops
+ * Listens on the configured host and port, answering the discovery
+ * documents from memory before the Effect runtime (they are every client's
+ * first and most frequent request). On shutdown the server stops
  * accepting and waits for requests in flight; connections still busy after
  * ACCOUNTS_DRAIN_SECONDS are closed.
  */
 export const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AccountsConfig, (config) => {
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const documents = discoveryDocuments(config.publicUrl, yield* SigningKeys)
     const server = createServer()
+    servePublicDocuments(server, [documents.openIdConfiguration, documents.jwks], accountsVersioning)
     const drainDeadline = Layer.scopedDiscard(
       Effect.addFinalizer(() =>
         Effect.sync(() => {
-          setTimeout(() => server.closeAllConnections(), config.drainSeconds * 1000).unref()
+          // Keep-alive connections become idle as their last request ends: close them as they do.
+          const idle = setInterval(() => server.closeIdleConnections(), 100).unref()
+          setTimeout(() => {
+            clearInterval(idle)
+            server.closeAllConnections()
+          }, config.drainSeconds * 1000).unref()
         })
       )
     )

@@ -95,6 +95,29 @@ layer(AccountsTest())("discovery and keys", (it) => {
       expect(rsa.protectedHeader.alg).toBe("RS256")
     }))
 
+  it.effect("documents answered from memory match the HttpApi route's answer, conventions included", () =>
+    Effect.gen(function*() {
+      for (const path of ["/.well-known/openid-configuration", "/.well-known/jwks.json"]) {
+        const fromMemory = yield* get(path, { headers: { "x-request-id": "fast-1", "accounts-version": "2026-10-01" } })
+        // A query string takes the full path through the router and the conventions middleware.
+        const throughRouter = yield* get(`${path}?via=router`, {
+          headers: { "x-request-id": "full-1", "accounts-version": "2026-10-01" }
+        })
+        expect(fromMemory.status).toBe(200)
+        expect(throughRouter.status).toBe(200)
+        expect(fromMemory.body).toEqual(throughRouter.body)
+        expect(fromMemory.headers.get("x-request-id")).toBe("fast-1")
+        expect(throughRouter.headers.get("x-request-id")).toBe("full-1")
+        for (const header of ["content-type", "access-control-allow-origin", "cache-control", "accounts-version", "vary"]) {
+          expect(fromMemory.headers.get(header)).toBe(throughRouter.headers.get(header))
+        }
+        const head = yield* get(path, { method: "HEAD" })
+        expect(head.status).toBe(200)
+        expect(head.body).toBeNull()
+        expect(Number(head.headers.get("content-length"))).toBe(JSON.stringify(fromMemory.body).length)
+      }
+    }))
+
   describe("the conventions on the real app", () => {
     it.effect("an unserved Accounts-Version is refused on /v1, /.well-known and /openapi.json", () =>
       Effect.gen(function*() {

@@ -126,6 +126,7 @@ export const conventions = (options: ConventionsOptions) => {
         const final = HttpServerResponse.setHeaders(response, headers)
         return Effect.as(
           Effect.logInfo({
+            event: "request",
             method: original.method,
             route: route?.path ?? "unmatched",
             status: final.status,

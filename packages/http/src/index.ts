@@ -19,3 +19,4 @@ export {
 } from "./RouteTable.ts"
 export * from "./StrictBody.ts"
 export * from "./OpenApiConventions.ts"
+export * from "./PublicDocuments.ts"

@@ -42,6 +42,8 @@ export class SigningKeys extends Context.Tag("@platform/signing-keys/SigningKeys
   readonly jwks: Effect.Effect<Jwks>
   /** `jwks` serialized once per refresh, for the JWKS endpoint. */
   readonly jwksJson: Effect.Effect<string>
+  /** The same, read synchronously: for the pre-rendered documents served before the Effect runtime. */
+  readonly currentJwksJson: () => string
   /** Makes a new key per alg active at once and retires the previous ones (published for one more hour). */
   readonly rotate: Effect.Effect<ReadonlyArray<RotatedKey>, SqlError | SigningKeyLoadError>
   /** Reloads the key set now instead of waiting for the next periodic refresh. */
@@ -93,9 +95,14 @@ const makeSigningKeys = (options: SigningKeysOptions) =>
       Effect.flatMap(now, store.loadPublished).pipe(
         Effect.flatMap((rows) => buildKeySet(rows, encryptionKey, previous))
       )
-    const current = yield* SynchronizedRef.make(yield* load(undefined))
+    const initial = yield* load(undefined)
+    let latestJwksJson = initial.jwksJson
+    const current = yield* SynchronizedRef.make(initial)
     // Serialized, so a slow refresh cannot overwrite the result of a later one.
-    const refresh = SynchronizedRef.updateEffect(current, load)
+    const refresh = SynchronizedRef.updateEffect(
+      current,
+      (previous) => Effect.tap(load(previous), (set) => Effect.sync(() => (latestJwksJson = set.jwksJson)))
+    )
 
     yield* Effect.sleep(refreshInterval).pipe(
       Effect.zipRight(refresh),
@@ -130,6 +137,7 @@ const makeSigningKeys = (options: SigningKeysOptions) =>
       signJwt,
       jwks: Effect.map(SynchronizedRef.get(current), (set) => set.jwks),
       jwksJson: Effect.map(SynchronizedRef.get(current), (set) => set.jwksJson),
+      currentJwksJson: () => latestJwksJson,
       rotate,
       refresh
     })

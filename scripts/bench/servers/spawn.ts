@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { availableParallelism } from "node:os"
 
 /** Starts a bench server as its own process and resolves once it prints "ready" or answers `readyUrl`. */
 export const startServer = async (
@@ -6,12 +8,19 @@ export const startServer = async (
   env: Record<string, string>,
   readyUrl?: string
 ): Promise<ChildProcess> => {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // A server with a ready URL logs to /dev/null: its request log lines are written, as in production, but
+  // not read by this process, which is busy generating load.
+  // On a machine with two or more cores, servers get core 1 and the load generator (this process) core 0,
+  // so that the two do not steal time from each other and runs compare.
+  const pinned = availableParallelism() >= 2 && existsSync("/usr/bin/taskset")
+  const command = pinned ? "/usr/bin/taskset" : process.execPath
+  const args = pinned ? ["-c", "1", process.execPath, "--import", "tsx", script] : ["--import", "tsx", script]
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"]
+    stdio: ["ignore", readyUrl === undefined ? "pipe" : "ignore", "inherit"]
   })
   let printedReady = false
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout?.on("data", (chunk: Buffer) => {
     if (chunk.toString().includes("ready")) printedReady = true
   })
   const deadline = Date.now() + 60_000

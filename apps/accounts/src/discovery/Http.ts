@@ -1,26 +1,26 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import type { PublicDocument } from "@platform/http"
 import { SigningKeys } from "@platform/signing-keys"
 import { Effect } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
-import { openIdConfiguration } from "./OpenIdConfiguration.ts"
+import { discoveryDocuments } from "./DiscoveryDocuments.ts"
 
-/** Discovery documents are cacheable by anyone for the spec's 5 minutes. */
-const PUBLIC_DOCUMENT = {
-  "access-control-allow-origin": "*",
-  "cache-control": "public, max-age=300"
-} as const
+const respond = (document: PublicDocument) =>
+  Effect.sync(() =>
+    HttpServerResponse.text(document.json(), { contentType: "application/json", headers: document.headers })
+  )
 
-// Both documents are served as pre-serialized JSON: they are the hottest public routes.
-const json = (body: string) =>
-  HttpServerResponse.text(body, { contentType: "application/json", headers: PUBLIC_DOCUMENT })
-
+/**
+ * The same documents the server answers from memory before the Effect
+ * runtime (see server.ts); these handlers serve the requests that path
+ * passes on (query strings, HEAD through proxies, …) and define the contract.
+ */
 export const DiscoveryLive = HttpApiBuilder.group(AccountsApi, "discovery", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
-    const keys = yield* SigningKeys
-    const discovery = JSON.stringify(openIdConfiguration(config.publicUrl))
+    const documents = discoveryDocuments(config.publicUrl, yield* SigningKeys)
     return handlers
-      .handle("openidConfiguration", () => Effect.succeed(json(discovery)))
-      .handle("jwks", () => Effect.map(keys.jwksJson, json))
+      .handle("openidConfiguration", () => respond(documents.openIdConfiguration))
+      .handle("jwks", () => respond(documents.jwks))
   }))

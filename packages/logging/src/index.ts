@@ -1,0 +1,2 @@
+export * from "./JsonLogger.ts"
+export * from "./LogLines.ts"
