@@ -78,7 +78,7 @@ layer(AccountsTest())("POST /v1/reports", (it) => {
 describe("rate limits across servers", () => {
   it.scoped("two servers on one database count one window: the sixth report from an address in an hour is 429", () =>
     Effect.gen(function*() {
-      const database = Layer.succeedContext(yield* Layer.build(TestDatabase.layer(accountsMigrations)))
+      const database = yield* TestDatabase.sharedByProcesses(accountsMigrations)
       const start = Effect.map(
         Layer.build(accountsServerOn(database, { trustProxy: true })),
         Context.get(AccountsUnderTest)

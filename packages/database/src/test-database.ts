@@ -43,6 +43,21 @@ export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient |
     migrations
   ).pipe(Layer.orDie)
 
+/**
+ * A fresh database shared by several "processes": each build of the returned layer opens its
+ * own pool and runs the migrations itself, as separate server processes on one database do.
+ */
+export const sharedByProcesses = (
+  migrations: Migrations
+): Effect.Effect<Layer.Layer<SqlClient.SqlClient | PgClient.PgClient>, DatabaseError, Scope.Scope> =>
+  Effect.map(provision, ({ url }) =>
+    clientLayer(
+      Effect.flatMap(parseDatabaseUrl(Redacted.make(url)), (parsed) =>
+        // PGlite is one session shared by every client: one connection per process, as in embedded mode.
+        connectPg({ url: parsed.url, maxConnections: hasServer ? 5 : 1 }, parsed)),
+      migrations
+    ).pipe(Layer.orDie))
+
 const inMemoryDatabase = emptyDatabaseTemplate.pipe(
   Effect.flatMap((template) =>
     servePGlite({ pglite: { loadDataDir: template, relaxedDurability: true }, listen: { host: "127.0.0.1", port: 0 } })

@@ -1,26 +1,16 @@
-import { Database, TestDatabase } from "@platform/database"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { RateLimiter } from "../src/RateLimiter.ts"
+import { TestDatabase } from "@platform/database"
+import { Context, Effect, Layer } from "effect"
 import { RateLimitMigration } from "../src/RateLimitMigration.ts"
+import { RateLimiter } from "../src/RateLimiter.ts"
 
 const migrations = { "0001_rate_limits": RateLimitMigration }
 
 /** A RateLimiter over a fresh database (the SqlClient stays visible to the test). */
 export const rateLimiterOverFreshDatabase = () => RateLimiter.layer.pipe(Layer.provideMerge(TestDatabase.layer(migrations)))
 
-/**
- * Two server processes on one fresh database: each opens its own connection pool,
- * runs the migrations and builds its own RateLimiter, as separate processes do.
- */
+/** Two server processes on one fresh database, each with its own pool, migration run and RateLimiter. */
 export const twoProcessesOnOneDatabase = Effect.gen(function*() {
-  const { url } = yield* TestDatabase.provision
-  // PGlite is one session shared by every client: one connection per process, as in embedded mode.
-  const maxConnections = TestDatabase.hasServer ? 5 : 1
-  const startProcess = RateLimiter.layer.pipe(
-    Layer.provide(Database.layer({ url: Option.some(Redacted.make(url)), dataDir: "unused-with-url", migrations, maxConnections })),
-    Layer.build,
-    Effect.map(Context.get(RateLimiter)),
-    Effect.orDie
-  )
+  const openAsProcess = yield* TestDatabase.sharedByProcesses(migrations)
+  const startProcess = Effect.map(Layer.build(RateLimiter.layer.pipe(Layer.provide(openAsProcess))), Context.get(RateLimiter))
   return [yield* startProcess, yield* startProcess] as const
-})
+}).pipe(Effect.orDie)
