@@ -3,7 +3,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { conventions, servePublicDocuments } from "@platform/http"
 import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
 import { SigningKeys } from "@platform/signing-keys"
-import { Effect, Layer } from "effect"
+import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { createServer } from "node:http"
 import { AccountsApi } from "./api.ts"
 import { AccountsConfig } from "./config.ts"
@@ -59,7 +59,11 @@ export const NodeServerLive = Layer.unwrapEffect(
     const config = yield* AccountsConfig
     const documents = discoveryDocuments(config.publicUrl, yield* SigningKeys)
     const server = createServer()
-    servePublicDocuments(server, [documents.openIdConfiguration, documents.jwks], accountsVersioning)
+    // The request log line is an INFO line: written unless the runtime's minimum log level is above it.
+    const minimumLevel = yield* FiberRef.get(FiberRef.currentMinimumLogLevel)
+    servePublicDocuments(server, [documents.openIdConfiguration, documents.jwks], accountsVersioning, {
+      logRequests: LogLevel.lessThanEqual(minimumLevel, LogLevel.Info)
+    })
     const drainDeadline = Layer.scopedDiscard(
       Effect.addFinalizer(() =>
         Effect.sync(() => {

@@ -29,7 +29,8 @@ interface Rendered {
 export const servePublicDocuments = (
   server: Server,
   documents: ReadonlyArray<PublicDocument>,
-  versioning: ApiVersioning
+  versioning: ApiVersioning,
+  options: { readonly logRequests: boolean }
 ): void => {
   const versionHeader = versioning.header.toLowerCase()
   const byPath = new Map(documents.map((document) => [document.path, document]))
@@ -65,6 +66,7 @@ export const servePublicDocuments = (
     }
     response.writeHead(200, headers)
     response.end(request.method === "HEAD" ? undefined : bytes)
+    if (!options.logRequests) return true
     writeLogLine({
       time: new Date().toISOString(),
       level: "INFO",
