@@ -3,11 +3,16 @@ import { withConventionErrors } from "@platform/http"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
+import { SessionsApi } from "./sessions/Api.ts"
 import { accountsVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** The accounts service's whole HTTP contract; `/openapi.json` is generated from it. */
 export class AccountsApi extends withConventionErrors(
-  HttpApi.make("accounts").add(ServiceApi).add(DiscoveryApi).add(ReportsApi),
+  HttpApi.make("accounts")
+    .add(ServiceApi)
+    .add(DiscoveryApi)
+    .add(ReportsApi)
+    .add(SessionsApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

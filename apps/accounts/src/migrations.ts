@@ -2,6 +2,7 @@ import type { Migrations } from "@platform/database"
 import { IdempotencyMigration } from "@platform/idempotency"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
+import { SigninsMigration } from "./auth/SigninsMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 
 /**
@@ -12,5 +13,6 @@ export const accountsMigrations: Migrations = {
   "0001_signing_keys": SigningKeysMigration,
   "0002_rate_limits": RateLimitMigration,
   "0003_idempotency": IdempotencyMigration,
-  "0004_reports": ReportsMigration
+  "0004_reports": ReportsMigration,
+  "0008_signins": SigninsMigration
 }

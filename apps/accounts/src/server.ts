@@ -6,20 +6,27 @@ import { SigningKeys } from "@platform/signing-keys"
 import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { createServer } from "node:http"
 import { AccountsApi } from "./api.ts"
+import { AccessTokens } from "./auth/AccessTokens.ts"
+import { AccountAuthLive } from "./auth/AccountAuth.ts"
+import { SigninsRepo } from "./auth/SigninsRepo.ts"
 import { AccountsConfig } from "./config.ts"
 import { discoveryDocuments } from "./discovery/DiscoveryDocuments.ts"
 import { DiscoveryLive } from "./discovery/Http.ts"
 import { ReportsLive } from "./reports/Http.ts"
 import { ReportsRepo } from "./reports/ReportsRepo.ts"
 import { ServiceLive } from "./service/Http.ts"
+import { SessionsLive } from "./sessions/Http.ts"
 import { accountsVersioning } from "./versions.ts"
 
 const OPENAPI_PATH = "/openapi.json"
 const DOCS_PATH = "/docs"
 
 /** Every area's handlers. */
-export const AccountsHandlers = Layer.mergeAll(ServiceLive, DiscoveryLive, ReportsLive).pipe(
-  Layer.provide(ReportsRepo.Default)
+export const AccountsHandlers = Layer.mergeAll(ServiceLive, DiscoveryLive, ReportsLive, SessionsLive).pipe(
+  Layer.provide(AccountAuthLive),
+  Layer.provide(ReportsRepo.Default),
+  Layer.provide(AccessTokens.Default),
+  Layer.provide(SigninsRepo.Default)
 )
 
 const ApiLive = HttpApiBuilder.api(AccountsApi).pipe(Layer.provide(AccountsHandlers))

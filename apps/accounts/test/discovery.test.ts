@@ -9,7 +9,7 @@ import { fetchAnswer } from "./support/http.ts"
 const get = (path: string, init?: RequestInit) =>
   Effect.flatMap(AccountsUnderTest, ({ url }) => Effect.promise(() => fetchAnswer(`${url}${path}`, init)))
 
-layer(AccountsTest())("discovery and keys", (it) => {
+layer(AccountsTest(), { excludeTestServices: true })("discovery and keys", (it) => {
   it.effect("openid-client discovers our issuer and reads every endpoint from it", () =>
     Effect.gen(function*() {
       const { url } = yield* AccountsUnderTest

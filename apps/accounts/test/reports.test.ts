@@ -14,7 +14,7 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
     })
   )
 
-layer(AccountsTest())("POST /v1/reports", (it) => {
+layer(AccountsTest(), { excludeTestServices: true })("POST /v1/reports", (it) => {
   it.effect("accepts a report and refuses bad values field by field", () =>
     Effect.gen(function*() {
       const { url } = yield* AccountsUnderTest

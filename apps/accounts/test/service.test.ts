@@ -7,7 +7,7 @@ import { fetchAnswer } from "./support/http.ts"
 const get = (path: string, init?: RequestInit) =>
   Effect.flatMap(AccountsUnderTest, ({ url }) => Effect.promise(() => fetchAnswer(`${url}${path}`, init)))
 
-layer(AccountsTest())("probes, meta, capabilities and the OpenAPI document", (it) => {
+layer(AccountsTest(), { excludeTestServices: true })("probes, meta, capabilities and the OpenAPI document", (it) => {
   it.effect("/healthz and /readyz answer 200 outside /v1, without a version header", () =>
     Effect.gen(function*() {
       for (const path of ["/healthz", "/readyz"]) {

@@ -5,6 +5,7 @@ import type { ApiErrorStatics } from "./ApiError.ts"
 type ErrorClass = Schema.Schema.AnyNoContext & ApiErrorStatics & {
   readonly identifier: string
   readonly detailsSchema: Schema.Schema.AnyNoContext
+  readonly hasDetails: boolean
 }
 
 const cache = new WeakMap<object, Schema.Schema.AnyNoContext>()
@@ -20,14 +21,12 @@ export const errorResponse = <E extends ErrorClass>(
 ): Schema.Schema<Schema.Schema.Type<E>, unknown> => {
   const cached = cache.get(ErrorClass)
   if (cached) return cached as Schema.Schema<Schema.Schema.Type<E>, unknown>
-  const details = ErrorClass.detailsSchema
+  const common = { code: Schema.Literal(ErrorClass.code), message: Schema.String, hint: Schema.optional(Schema.String) }
+  // An error without details documents no `details` member at all.
   const Envelope = Schema.Struct({
-    error: Schema.Struct({
-      code: Schema.Literal(ErrorClass.code),
-      message: Schema.String,
-      hint: Schema.optional(Schema.String),
-      details: Schema.optional(Schema.encodedSchema(details))
-    })
+    error: ErrorClass.hasDetails
+      ? Schema.Struct({ ...common, details: Schema.optional(Schema.encodedSchema(ErrorClass.detailsSchema)) })
+      : Schema.Struct(common)
   })
   const schema = Schema.transform(Envelope, ErrorClass, {
     strict: false,
@@ -35,7 +34,7 @@ export const errorResponse = <E extends ErrorClass>(
       _tag: ErrorClass.identifier,
       message: error.message,
       hint: error.hint,
-      details: error.details
+      details: "details" in error ? error.details : undefined
     }),
     encode: (instance: { message: string; hint?: string; details?: unknown }) => ({
       error: {

@@ -1,4 +1,10 @@
-import { HttpApiError, HttpServerError, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  HttpApiError,
+  HttpServerError,
+  type HttpServerRequest,
+  HttpServerRespondable,
+  HttpServerResponse
+} from "@effect/platform"
 import { Cause, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { type ApiErrorInstance, errorBody, isApiError } from "./ApiError.ts"
 import { InternalError, InvalidPath, InvalidQuery, MethodNotAllowed, RouteNotFound, ValidationFailed } from "./errors.ts"
@@ -126,6 +132,8 @@ export const translateFailure = (
           : new RouteNotFound({ message: `No route for ${context.request.method} ${context.path}.` })
       ))
     }
+    // Errors with their own wire format (the OAuth endpoints' RFC 6749 bodies) answer for themselves.
+    if (HttpServerRespondable.isRespondable(error)) return HttpServerRespondable.toResponse(error)
   }
   // The client went away: nothing to answer.
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt

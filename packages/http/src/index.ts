@@ -20,3 +20,4 @@ export {
 export * from "./StrictBody.ts"
 export * from "./OpenApiConventions.ts"
 export * from "./PublicDocuments.ts"
+export * from "./OAuthError.ts"

@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { decodeEncryptionKey, type EncryptionKey } from "@platform/crypto"
 import { Cause, Clock, Context, Duration, Effect, Layer, Option, type Redacted, SynchronizedRef } from "effect"
 import * as jose from "jose"
-import { SigningKeyLoadError, SigningKeysConfigError } from "./errors.ts"
+import { JwtRejected, SigningKeyLoadError, SigningKeysConfigError } from "./errors.ts"
 import { generateSigningKey } from "./generateSigningKey.ts"
 import { buildKeySet, type KeySet } from "./KeySet.ts"
 import { sealPrivateKey } from "./privateKeyCodec.ts"
@@ -44,6 +44,14 @@ export class SigningKeys extends Context.Tag("@platform/signing-keys/SigningKeys
   readonly jwksJson: Effect.Effect<string>
   /** The same, read synchronously: for the pre-rendered documents served before the Effect runtime. */
   readonly currentJwksJson: () => string
+  /**
+   * Verifies a JWT signed by one of our published keys (header `alg` must be one we sign with);
+   * fails with the reason when the signature, `iss`, `aud`, `typ` or lifetime do not hold.
+   */
+  readonly verifyJwt: (
+    token: string,
+    options: jose.JWTVerifyOptions & { readonly algorithms: ReadonlyArray<SigningAlg> }
+  ) => Effect.Effect<jose.JWTVerifyResult, JwtRejected>
   /** Makes a new key per alg active at once and retires the previous ones (published for one more hour). */
   readonly rotate: Effect.Effect<ReadonlyArray<RotatedKey>, SqlError | SigningKeyLoadError>
   /** Reloads the key set now instead of waiting for the next periodic refresh. */
@@ -133,7 +141,33 @@ const makeSigningKeys = (options: SigningKeysOptions) =>
       return keys.map(({ alg, kid }) => ({ kid, alg }))
     })
 
+    const verifiers = new WeakMap<KeySet, ReturnType<typeof jose.createLocalJWKSet>>()
+    const verifierOf = (set: KeySet) => {
+      const existing = verifiers.get(set)
+      if (existing !== undefined) return existing
+      const created = jose.createLocalJWKSet({ keys: set.jwks.keys.map((key) => ({ ...key })) })
+      verifiers.set(set, created)
+      return created
+    }
+    const verifyJwt = (
+      token: string,
+      options: jose.JWTVerifyOptions & { readonly algorithms: ReadonlyArray<SigningAlg> }
+    ) =>
+      Effect.flatMap(SynchronizedRef.get(current), (set) =>
+        Effect.tryPromise({
+          try: () => jose.jwtVerify(token, verifierOf(set), { ...options, algorithms: [...options.algorithms] }),
+          catch: (cause) =>
+            new JwtRejected({
+              reason: cause instanceof jose.errors.JWTExpired
+                ? "expired"
+                : cause instanceof jose.errors.JWTClaimValidationFailed
+                ? `claim ${cause.claim} ${cause.reason}`
+                : "invalid"
+            })
+        }))
+
     return SigningKeys.of({
+      verifyJwt,
       signJwt,
       jwks: Effect.map(SynchronizedRef.get(current), (set) => set.jwks),
       jwksJson: Effect.map(SynchronizedRef.get(current), (set) => set.jwksJson),

@@ -8,3 +8,6 @@ export class SigningKeyLoadError extends Data.TaggedError("SigningKeyLoadError")
   readonly kid?: string
   readonly message: string
 }> {}
+
+/** Why a JWT was not accepted: `expired`, a failed claim check, or `invalid` (signature, format, key). */
+export class JwtRejected extends Data.TaggedError("JwtRejected")<{ readonly reason: string }> {}

@@ -1,4 +1,4 @@
-export { SigningKeyLoadError, SigningKeysConfigError } from "./errors.ts"
+export { JwtRejected, SigningKeyLoadError, SigningKeysConfigError } from "./errors.ts"
 export type { Jwks, PublicJwk } from "./PublicJwk.ts"
 export { SIGNING_ALGS, type SigningAlg } from "./SigningAlg.ts"
 export {

@@ -41,15 +41,18 @@ export const accountsServerOn = <E>(
       const port = yield* Effect.promise(freePort)
       const settings = testSettings(port, overrides)
       const server = AccountsServer.pipe(
-        // The stores stay visible to the test, e.g. to sign with the server's own keys.
+        // The stores, the database and the settings stay visible to the test, e.g. to sign with the server's keys.
         Layer.provideMerge(Layer.fresh(AccountsStoresLive)),
-        Layer.provide(database),
-        Layer.provide(AccountsConfigOf(settings))
+        Layer.provideMerge(database),
+        Layer.provideMerge(AccountsConfigOf(settings))
       )
       return Layer.merge(server, Layer.succeed(AccountsUnderTest, { url: settings.publicUrl, settings }))
     })
   ).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
 
-/** The accounts service on its own fresh database. */
+/**
+ * The accounts service on its own fresh database. A server under test keeps real time: use it with
+ * `layer(AccountsTest(), { excludeTestServices: true })`; time travel belongs to service-level tests.
+ */
 export const AccountsTest = (overrides: Partial<AccountsSettings> = {}) =>
   accountsServerOn(TestDatabase.layer(accountsMigrations), overrides)

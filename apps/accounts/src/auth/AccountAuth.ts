@@ -1,0 +1,130 @@
+import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
+import { sha256Hex } from "@platform/crypto"
+import { cookieName, errorResponse, OriginNotAllowed, requireOrigin } from "@platform/http"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { AccountsConfig } from "../config.ts"
+import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
+import { CurrentAccount } from "./CurrentAccount.ts"
+import {
+  AccountAuthRequired,
+  IdentityTokenNotAccepted,
+  InvalidAuthorization,
+  InvalidToken,
+  SessionExpired,
+  TokenRevoked,
+  TokenWrongAudience
+} from "./errors.ts"
+import type { SigninRow } from "./Signin.ts"
+import { SigninsRepo } from "./SigninsRepo.ts"
+
+export const SESSION_COOKIE = "sa_session"
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+export const AccountAuthFailure = Schema.Union(
+  errorResponse(AccountAuthRequired),
+  errorResponse(InvalidAuthorization),
+  errorResponse(InvalidToken),
+  errorResponse(TokenWrongAudience),
+  errorResponse(IdentityTokenNotAccepted),
+  errorResponse(TokenRevoked),
+  errorResponse(SessionExpired),
+  errorResponse(OriginNotAllowed)
+)
+
+/**
+ * Account authentication, used by every account route: a bearer access
+ * token with the first-party audience, or the account site's session cookie
+ * (whose state-changing requests must come from our own origin).
+ */
+export class AccountAuth extends HttpApiMiddleware.Tag<AccountAuth>()("AccountAuth", {
+  failure: AccountAuthFailure,
+  provides: CurrentAccount
+}) {}
+
+type AuthError = typeof AccountAuthFailure.Type
+
+const live = (signin: SigninRow, now: Date): Effect.Effect<SigninRow, TokenRevoked | SessionExpired> =>
+  signin.revoked_at !== null
+    ? Effect.fail(new TokenRevoked({ message: "This sign-in was revoked; sign in again." }))
+    : signin.expires_at.getTime() <= now.getTime()
+    ? Effect.fail(new SessionExpired({ message: "This sign-in has expired; sign in again." }))
+    : Effect.succeed(signin)
+
+const cookieValue = (header: string | undefined, name: string): string | undefined => {
+  if (header === undefined) return undefined
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=")
+    if (index !== -1 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
+  }
+  return undefined
+}
+
+export const AccountAuthLive = Layer.effect(
+  AccountAuth,
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const tokens = yield* AccessTokens
+    const signins = yield* SigninsRepo
+    const sessionCookie = cookieName({ production: config.environment === "production" }, SESSION_COOKIE)
+
+    const fromBearer = (authorization: string, now: Date) =>
+      Effect.gen(function*() {
+        const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim())
+        if (match === null) {
+          return yield* Effect.fail(
+            new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
+          )
+        }
+        const claims = yield* tokens.verify(match[1]!, FIRST_PARTY_CLIENT_ID, now).pipe(
+          Effect.mapError((problem): AuthError => {
+            switch (problem) {
+              case "expired":
+                return new InvalidToken({ message: "The access token has expired; refresh it." })
+              case "wrong_audience":
+                return new TokenWrongAudience({
+                  message: "This token was issued to an app; account routes take first-party tokens only."
+                })
+              case "identity_token":
+                return new IdentityTokenNotAccepted({ message: "Identity tokens are not accepted as bearer tokens." })
+              case "invalid":
+                return new InvalidToken({ message: "The access token is not valid." })
+            }
+          })
+        )
+        const signin = yield* Effect.flatMap(Effect.orDie(signins.find(claims.sid)), (found) =>
+          Option.match(found, {
+            onNone: () => Effect.fail(new TokenRevoked({ message: "This sign-in no longer exists." })),
+            onSome: (signin) => live(signin, now)
+          }))
+        return { uuid: signin.account_uuid, signinId: signin.id, clientId: claims.client_id, via: "bearer" as const }
+      })
+
+    const fromCookie = (value: string, now: Date) =>
+      Effect.gen(function*() {
+        const found = yield* Effect.orDie(signins.findBySessionCookie(sha256Hex(value)))
+        const signin = yield* Option.match(found, {
+          onNone: () => Effect.fail(new SessionExpired({ message: "This browser session has ended; sign in again." })),
+          onSome: (signin) => live(signin, now)
+        })
+        return { uuid: signin.account_uuid, signinId: signin.id, clientId: signin.client_id, via: "cookie" as const }
+      })
+
+    return Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const authorization = request.headers["authorization"]
+      if (authorization !== undefined) return yield* fromBearer(authorization, now)
+      const cookie = cookieValue(request.headers["cookie"], sessionCookie)
+      if (cookie !== undefined && cookie !== "") {
+        // Bearer requests are exempt: a browser never attaches them on its own.
+        if (STATE_CHANGING.has(request.method)) yield* requireOrigin([config.publicUrl])
+        return yield* fromCookie(cookie, now)
+      }
+      return yield* Effect.fail(
+        new AccountAuthRequired({
+          message: "Sign in first: send a bearer access token or the account site's session cookie."
+        })
+      )
+    })
+  })
+)

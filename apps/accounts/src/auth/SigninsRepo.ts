@@ -1,0 +1,143 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { randomToken, sha256Hex } from "@platform/crypto"
+import { Data, Duration, Effect, Option, Schema } from "effect"
+import { type SigninMethod, SigninRow } from "./Signin.ts"
+
+/** Refresh tokens and the sign-ins they belong to last 900 days from the sign-in, not extended by refreshing. */
+export const SIGNIN_LIFETIME = Duration.days(900)
+export const REFRESH_TOKEN_PREFIX = "sar_"
+
+export interface NewSignin {
+  readonly accountUuid: string
+  readonly clientId: string
+  readonly clientLabel: string | null
+  readonly method: SigninMethod
+  readonly now: Date
+}
+
+export type RotateResult = Data.TaggedEnum<{
+  Rotated: { readonly signin: SigninRow; readonly refreshToken: string }
+  /** The token was used before: the whole sign-in is now revoked. */
+  Reused: {}
+  Unknown: {}
+  Revoked: {}
+  Expired: {}
+}>
+export const RotateResult = Data.taggedEnum<RotateResult>()
+
+const decodeSignins = Schema.decodeUnknown(Schema.Array(SigninRow))
+const firstSignin = (rows: unknown) => Effect.map(Effect.orDie(decodeSignins(rows)), (decoded) => Option.fromNullable(decoded[0]))
+
+/** Sign-ins and their rotating refresh tokens (stored as SHA-256 digests). */
+export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/SigninsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const insertRefreshToken = (signinId: string, now: Date) => {
+      const token = randomToken(REFRESH_TOKEN_PREFIX)
+      return Effect.as(
+        sql`insert into refresh_tokens (token_hash, signin_id, created_at) values (${sha256Hex(token)}, ${signinId}, ${now})`,
+        token
+      )
+    }
+
+    const start = (input: NewSignin): Effect.Effect<{ signin: SigninRow; refreshToken: string }, SqlError> =>
+      sql.withTransaction(Effect.gen(function*() {
+        const id = randomToken("sgn_", 16)
+        const expiresAt = new Date(input.now.getTime() + Duration.toMillis(SIGNIN_LIFETIME))
+        const rows = yield* sql`
+          insert into signins (id, account_uuid, client_id, client_label, method, created_at, expires_at, last_used_at)
+          values (${id}, ${input.accountUuid}, ${input.clientId}, ${input.clientLabel}, ${input.method},
+                  ${input.now}, ${expiresAt}, ${input.now})
+          returning *
+        `
+        const signin = Option.getOrThrow(yield* firstSignin(rows))
+        const refreshToken = yield* insertRefreshToken(id, input.now)
+        return { signin, refreshToken }
+      })).pipe(Effect.withSpan("SigninsRepo.start"))
+
+    const revokeSignin = (signinId: string, now: Date, reason: string) =>
+      sql`update signins set revoked_at = ${now}, revoked_reason = ${reason} where id = ${signinId} and revoked_at is null`
+
+    /**
+     * Uses a refresh token once. The first use marks it used and issues the next one; any
+     * later use — a replay, or the loser of two concurrent uses — revokes the whole sign-in.
+     */
+    const rotate = (refreshToken: string, now: Date): Effect.Effect<RotateResult, SqlError> =>
+      sql.withTransaction(Effect.gen(function*() {
+        const hash = sha256Hex(refreshToken)
+        const claimed = yield* sql<{ signin_id: string }>`
+          update refresh_tokens set used_at = ${now} where token_hash = ${hash} and used_at is null returning signin_id
+        `
+        if (claimed.length === 0) {
+          const known = yield* sql<{ signin_id: string }>`select signin_id from refresh_tokens where token_hash = ${hash}`
+          if (known.length === 0) return RotateResult.Unknown()
+          yield* revokeSignin(known[0]!.signin_id, now, "refresh_token_reused")
+          return RotateResult.Reused()
+        }
+        const signin = yield* firstSignin(yield* sql`select * from signins where id = ${claimed[0]!.signin_id}`)
+        if (Option.isNone(signin) || signin.value.revoked_at !== null) return RotateResult.Revoked()
+        if (signin.value.expires_at.getTime() <= now.getTime()) return RotateResult.Expired()
+        yield* sql`update signins set last_used_at = ${now} where id = ${signin.value.id}`
+        return RotateResult.Rotated({ signin: signin.value, refreshToken: yield* insertRefreshToken(signin.value.id, now) })
+      })).pipe(Effect.withSpan("SigninsRepo.rotate"))
+
+    const find = (signinId: string) =>
+      Effect.flatMap(sql`select * from signins where id = ${signinId}`, firstSignin)
+
+    const findByRefreshToken = (refreshToken: string) =>
+      Effect.flatMap(
+        sql`select s.* from signins s join refresh_tokens r on r.signin_id = s.id where r.token_hash = ${
+          sha256Hex(refreshToken)
+        }`,
+        firstSignin
+      )
+
+    const findBySessionCookie = (cookieHash: string) =>
+      Effect.flatMap(sql`select * from signins where session_cookie_hash = ${cookieHash}`, firstSignin)
+
+    const listLive = (accountUuid: string, now: Date) =>
+      Effect.flatMap(
+        sql`
+          select * from signins
+          where account_uuid = ${accountUuid} and revoked_at is null and expires_at > ${now}
+          order by created_at desc
+        `,
+        (rows) => Effect.orDie(decodeSignins(rows))
+      )
+
+    /** Revokes one of the account's sign-ins; false when it has none of that id still live. */
+    const revoke = (accountUuid: string, signinId: string, now: Date, reason: string) =>
+      Effect.map(
+        sql`
+          update signins set revoked_at = ${now}, revoked_reason = ${reason}
+          where id = ${signinId} and account_uuid = ${accountUuid} and revoked_at is null
+          returning id
+        `,
+        (rows) => rows.length > 0
+      )
+
+    const revokeAll = (accountUuid: string, now: Date, reason: string) =>
+      Effect.map(
+        sql`
+          update signins set revoked_at = ${now}, revoked_reason = ${reason}
+          where account_uuid = ${accountUuid} and revoked_at is null
+          returning id
+        `,
+        (rows) => rows.length
+      )
+
+    return {
+      start,
+      rotate,
+      find,
+      findByRefreshToken,
+      findBySessionCookie,
+      listLive,
+      revoke,
+      revokeAll,
+      revokeSignin
+    } as const
+  })
+}) {}

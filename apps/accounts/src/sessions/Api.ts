@@ -1,0 +1,40 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { errorResponse } from "@platform/http"
+import { Schema } from "effect"
+import { AccountAuth } from "../auth/AccountAuth.ts"
+import { SessionNotFound } from "../auth/errors.ts"
+import { Session } from "../auth/Signin.ts"
+
+export const SessionList = Schema.Struct({
+  items: Schema.Array(Session),
+  next_cursor: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "SessionList" })
+
+export const RevokedCount = Schema.Struct({ revoked: Schema.Number }).annotations({ identifier: "RevokedCount" })
+
+export class SessionsApi extends HttpApiGroup.make("sessions")
+  .add(
+    HttpApiEndpoint.get("current", "/v1/session")
+      .addSuccess(Session)
+      .annotate(OpenApi.Description, "The sign-in this request authenticated with.")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/v1/me/sessions")
+      .addSuccess(SessionList)
+      .annotate(OpenApi.Description, "The account's live sign-ins, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.del("revoke", "/v1/me/sessions/:session_id")
+      .setPath(Schema.Struct({ session_id: Schema.String.pipe(Schema.pattern(/^sgn_[A-Za-z0-9_-]{1,64}$/)) }))
+      .addSuccess(Schema.Void)
+      .addError(errorResponse(SessionNotFound))
+      .annotate(OpenApi.Description, "Revokes one sign-in: its refresh tokens and access tokens stop at once.")
+  )
+  .add(
+    HttpApiEndpoint.del("revokeAll", "/v1/me/sessions")
+      .addSuccess(RevokedCount)
+      .annotate(OpenApi.Description, "Revokes every sign-in of the account, this one included.")
+  )
+  .middleware(AccountAuth)
+  .annotate(OpenApi.Title, "Sessions")
+{}

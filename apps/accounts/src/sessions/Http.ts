@@ -1,0 +1,41 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Clock, Effect, Option } from "effect"
+import { AccountsApi } from "../api.ts"
+import { CurrentAccount } from "../auth/CurrentAccount.ts"
+import { SessionNotFound } from "../auth/errors.ts"
+import { sessionOf } from "../auth/Signin.ts"
+import { SigninsRepo } from "../auth/SigninsRepo.ts"
+
+const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handlers) =>
+  Effect.gen(function*() {
+    const signins = yield* SigninsRepo
+    return handlers
+      .handle("current", () =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          const signin = yield* Effect.orDie(signins.find(account.signinId))
+          return sessionOf(Option.getOrThrow(signin), account.signinId)
+        }))
+      .handle("list", () =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          const rows = yield* Effect.orDie(signins.listLive(account.uuid, yield* now))
+          return { items: rows.map((row) => sessionOf(row, account.signinId)), next_cursor: null }
+        }))
+      .handle("revoke", ({ path }) =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          const revoked = yield* Effect.orDie(signins.revoke(account.uuid, path.session_id, yield* now, "revoked_by_account"))
+          if (!revoked) {
+            return yield* Effect.fail(new SessionNotFound({ message: "No live sign-in of this account has that id." }))
+          }
+        }))
+      .handle("revokeAll", () =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          const revoked = yield* Effect.orDie(signins.revokeAll(account.uuid, yield* now, "revoked_by_account"))
+          return { revoked }
+        }))
+  }))
