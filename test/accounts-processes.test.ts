@@ -92,6 +92,42 @@ describe("accounts as npm start runs it, on the embedded database", () => {
     expect(started).toMatch(/ACCOUNTS_PUBLIC_URL must be an http\(s\) origin/)
     expect(started!.trim().split("\n").filter((line) => line.includes("configuration error"))).toHaveLength(1)
   }, 60_000)
+
+  it("creates a Carbon from the operator command while the server runs, and refuses its id a second time", async () => {
+    const server = await startAccounts(env)
+    try {
+      const args = ["carbons", "create", "--email", " Ada@Example.com", "--phone", "+44 20 7946 0958", "--id", "c:Ada_L"]
+      const created = await runCli([...args, "--display-name", "Ada Lovelace"], env)
+      const me = JSON.parse(created.stdout) as Record<string, unknown>
+      expect(me).toEqual({
+        uuid: expect.stringMatching(/^[A-Za-z0-9]{3}$/),
+        kind: "carbon",
+        id: "c:ada_l",
+        display_name: "Ada Lovelace",
+        pfp_url: null,
+        dob: null,
+        timezone: "UTC",
+        status: "active",
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        updated_at: me["created_at"],
+        version: 1
+      })
+      expect(created.stdout.trim().split("\n")).toHaveLength(1)
+      // The running server sees the new account at once.
+      const taken = await (await fetch(`${server.url}/v1/ids/available?id=c:ada_l`)).json() as { available: boolean }
+      expect(taken.available).toBe(false)
+
+      const again = await runCli(["carbons", "create", "--email", "other@example.com", "--id", "C:ADA_L", "--display-name", "Ada"], env)
+        .then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error)
+      expect(again?.code).not.toBe(0)
+      expect(again?.stdout).toBe("")
+      const lines = again!.stderr.trim().split("\n")
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatch(/c:ada_l is taken/)
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
 })
 
 describe("two accounts processes on one database", () => {

@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { AccountIdsApi } from "./accounts/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
+import { OAuthApi } from "./oauth/Api.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
@@ -12,7 +14,9 @@ export class AccountsApi extends withConventionErrors(
     .add(ServiceApi)
     .add(DiscoveryApi)
     .add(ReportsApi)
-    .add(SessionsApi),
+    .add(AccountIdsApi)
+    .add(SessionsApi)
+    .add(OAuthApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

@@ -1,10 +1,11 @@
-import { Command } from "@effect/cli"
+import { Command, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer, Logger, LogLevel } from "effect"
+import { carbonsCommand } from "./cli/carbons.ts"
 import { keysCommand } from "./cli/keys.ts"
 
 /** `npm run accounts -- <command>`: operator commands of ../shared/CONTRACT.md. */
-const accounts = Command.make("accounts").pipe(Command.withSubcommands([keysCommand]))
+const accounts = Command.make("accounts").pipe(Command.withSubcommands([carbonsCommand, keysCommand]))
 
 const run = Command.run(accounts, { name: "accounts", version: "0.1.0" })
 
@@ -13,8 +14,11 @@ run(process.argv).pipe(
     Effect.sync(() => {
       if (!Cause.isInterruptedOnly(cause)) {
         const failure = Cause.squash(cause)
-        const line = failure instanceof Error ? failure.message : String(failure)
-        process.stderr.write(`accounts: ${line.split("\n")[0]}\n`)
+        // A usage problem (missing or bad option) was already printed by @effect/cli.
+        if (!ValidationError.isValidationError(failure)) {
+          const line = failure instanceof Error ? failure.message : String(failure)
+          process.stderr.write(`accounts: ${line.split("\n")[0]}\n`)
+        }
         process.exitCode = 1
       }
     })

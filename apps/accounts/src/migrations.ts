@@ -1,9 +1,12 @@
 import type { Migrations } from "@platform/database"
 import { IdempotencyMigration } from "@platform/idempotency"
+import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
+import { AccountsMigration } from "./accounts/AccountsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
+import { VerificationMigration } from "./verification/VerificationMigration.ts"
 
 /**
  * The accounts database, in the order it was built. Append only: a migration
@@ -14,5 +17,8 @@ export const accountsMigrations: Migrations = {
   "0002_rate_limits": RateLimitMigration,
   "0003_idempotency": IdempotencyMigration,
   "0004_reports": ReportsMigration,
+  "0005_accounts": AccountsMigration,
+  "0006_outgoing_messages": MessageOutboxMigration,
+  "0007_verification_codes": VerificationMigration,
   "0008_signins": SigninsMigration
 }

@@ -5,7 +5,11 @@ import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
 import { SigningKeys } from "@platform/signing-keys"
 import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { createServer } from "node:http"
+import { AccountIdsLive } from "./accounts/Http.ts"
+import { AccountsRepo } from "./accounts/AccountsRepo.ts"
 import { AccountsApi } from "./api.ts"
+import { OAuthLive } from "./oauth/Http.ts"
+import { TokenIssuer } from "./oauth/TokenIssuer.ts"
 import { AccessTokens } from "./auth/AccessTokens.ts"
 import { AccountAuthLive } from "./auth/AccountAuth.ts"
 import { SigninsRepo } from "./auth/SigninsRepo.ts"
@@ -22,9 +26,18 @@ const OPENAPI_PATH = "/openapi.json"
 const DOCS_PATH = "/docs"
 
 /** Every area's handlers. */
-export const AccountsHandlers = Layer.mergeAll(ServiceLive, DiscoveryLive, ReportsLive, SessionsLive).pipe(
+export const AccountsHandlers = Layer.mergeAll(
+  ServiceLive,
+  DiscoveryLive,
+  ReportsLive,
+  SessionsLive,
+  AccountIdsLive,
+  OAuthLive
+).pipe(
   Layer.provide(AccountAuthLive),
+  Layer.provide(TokenIssuer.Default),
   Layer.provide(ReportsRepo.Default),
+  Layer.provide(AccountsRepo.Default),
   Layer.provide(AccessTokens.Default),
   Layer.provide(SigninsRepo.Default)
 )

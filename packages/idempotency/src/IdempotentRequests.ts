@@ -112,23 +112,24 @@ export const idempotentRequests = (
         break
     }
     const retention = { secret: false }
-    const response = yield* handled.pipe(
-      Effect.provideService(ResponseRetention, retention),
-      Effect.onInterrupt(() => Effect.ignore(store.release(ref)))
-    )
-    const stored = bodyOf(response)
-    yield* Effect.orDie(
-      response.status >= 500 || stored === undefined
-        ? store.release(ref)
-        : store.complete({
-          ...ref,
-          fingerprint,
-          status: response.status,
-          headers: replayedHeadersOf(response),
-          body: stored,
-          retention: retention.secret ? "secret" : "standard"
-        })
-    )
-    return response
+    // Once started, the request runs and its answer is stored even if the client goes away:
+    // that lost answer is exactly what its retry with the same key must get.
+    return yield* Effect.uninterruptible(Effect.gen(function*() {
+      const response = yield* Effect.provideService(handled, ResponseRetention, retention)
+      const stored = bodyOf(response)
+      yield* Effect.orDie(
+        response.status >= 500 || stored === undefined
+          ? store.release(ref)
+          : store.complete({
+            ...ref,
+            fingerprint,
+            status: response.status,
+            headers: replayedHeadersOf(response),
+            body: stored,
+            retention: retention.secret ? "secret" : "standard"
+          })
+      )
+      return response
+    }))
   })
 }

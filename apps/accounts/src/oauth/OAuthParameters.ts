@@ -1,0 +1,47 @@
+import { mediaTypeOf, type OAuthError, oauthError } from "@platform/http"
+import { Effect } from "effect"
+
+/**
+ * The parameters of an OAuth request (RFC 6749 §3.2): a form body, or a JSON
+ * object whose values are all strings. A parameter sent twice is refused
+ * (§3.1); unknown ones are kept and ignored by the grants.
+ */
+export const oauthParameters = (
+  contentType: string | undefined,
+  body: string
+): Effect.Effect<ReadonlyMap<string, string>, OAuthError> => {
+  const mediaType = contentType === undefined ? "application/x-www-form-urlencoded" : mediaTypeOf(contentType)
+  if (mediaType === "application/json") {
+    let parsed: unknown
+    try {
+      parsed = body.trim() === "" ? {} : JSON.parse(body)
+    } catch {
+      return Effect.fail(oauthError("invalid_request", "The JSON body is malformed."))
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return Effect.fail(oauthError("invalid_request", "The JSON body must be an object of strings."))
+    }
+    const parameters = new Map<string, string>()
+    for (const [name, value] of Object.entries(parsed)) {
+      if (typeof value !== "string") {
+        return Effect.fail(oauthError("invalid_request", `Parameter ${name} must be a string.`))
+      }
+      parameters.set(name, value)
+    }
+    return Effect.succeed(parameters)
+  }
+  const parameters = new Map<string, string>()
+  for (const [name, value] of new URLSearchParams(body)) {
+    if (parameters.has(name)) return Effect.fail(oauthError("invalid_request", `Parameter ${name} is repeated.`))
+    parameters.set(name, value)
+  }
+  return Effect.succeed(parameters)
+}
+
+/** A parameter that must be present and not empty. */
+export const required = (parameters: ReadonlyMap<string, string>, name: string): Effect.Effect<string, OAuthError> => {
+  const value = parameters.get(name)
+  return value === undefined || value === ""
+    ? Effect.fail(oauthError("invalid_request", `Parameter ${name} is missing.`))
+    : Effect.succeed(value)
+}

@@ -1,0 +1,60 @@
+import { Effect, Option } from "effect"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { isCarbonRow } from "../accounts/AccountRow.ts"
+import { carbonMe } from "../accounts/Me.ts"
+import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
+import type { SigninMethod, SigninRow } from "../auth/Signin.ts"
+import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import type { TokenResponse } from "./TokenResponse.ts"
+
+/** First-party tokens act for the account itself: every field of its own. */
+export const FIRST_PARTY_SCOPE = "profile email phone dob timezone"
+
+/** Turns a sign-in into the Token response with the first-party audience. */
+export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIssuer", {
+  effect: Effect.gen(function*() {
+    const tokens = yield* AccessTokens
+    const signins = yield* SigninsRepo
+    const accounts = yield* AccountsRepo
+
+    const respond = (signin: SigninRow, refreshToken: string, now: Date) =>
+      Effect.gen(function*() {
+        const account = yield* Effect.orDie(accounts.findByUuid(signin.account_uuid))
+        if (Option.isNone(account) || !isCarbonRow(account.value)) {
+          return yield* Effect.dieMessage(`sign-in ${signin.id} names no Carbon account`)
+        }
+        const access = yield* tokens.issue({
+          accountUuid: signin.account_uuid,
+          signinId: signin.id,
+          clientId: FIRST_PARTY_CLIENT_ID,
+          audience: FIRST_PARTY_CLIENT_ID,
+          scope: FIRST_PARTY_SCOPE,
+          now
+        })
+        const response: TokenResponse = {
+          access_token: access.token,
+          token_type: "Bearer",
+          expires_in: access.expiresIn,
+          refresh_token: refreshToken,
+          refresh_token_expires_at: signin.expires_at.toISOString(),
+          scope: FIRST_PARTY_SCOPE,
+          account: carbonMe(account.value)
+        }
+        return response
+      })
+
+    /** A new first-party sign-in (terminal code, device flow, …) and its first tokens. */
+    const signIn = (input: {
+      readonly accountUuid: string
+      readonly clientLabel: string | null
+      readonly method: SigninMethod
+      readonly now: Date
+    }) =>
+      Effect.flatMap(
+        Effect.orDie(signins.start({ ...input, clientId: FIRST_PARTY_CLIENT_ID })),
+        ({ refreshToken, signin }) => respond(signin, refreshToken, input.now)
+      )
+
+    return { signIn, respond } as const
+  })
+}) {}

@@ -1,0 +1,16 @@
+import { Schema } from "effect"
+import { CarbonMe } from "../accounts/Me.ts"
+
+/** The Token response of spec 1, first-party audience: the account is the caller's own view. */
+export const TokenResponse = Schema.Struct({
+  access_token: Schema.String,
+  token_type: Schema.Literal("Bearer"),
+  expires_in: Schema.Int,
+  refresh_token: Schema.String,
+  refresh_token_expires_at: Schema.String.annotations({
+    description: "900 days from the sign-in; refreshing does not extend it"
+  }),
+  scope: Schema.String,
+  account: CarbonMe
+}).annotations({ identifier: "TokenResponse" })
+export type TokenResponse = typeof TokenResponse.Type

@@ -1,0 +1,74 @@
+import type { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Schema } from "effect"
+
+/** Wrong codes in a row for one address, and until when its codes are refused. */
+export interface AddressStreak {
+  readonly wrongCodes: number
+  readonly lockedUntilMillis: number | null
+}
+
+const StreakRow = Schema.Struct({
+  wrong_codes: Schema.Number,
+  locked_until_ms: Schema.NullOr(Schema.Number)
+})
+
+const CountRow = Schema.Struct({ count: Schema.Number })
+
+/** Rows that do not match are a broken database contract, hence a defect rather than a typed error. */
+const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => (rows: unknown) =>
+  Schema.decodeUnknown(Schema.Array(schema))(rows).pipe(Effect.orDie)
+
+/**
+ * SQL for `verification_address_streaks`, keyed by the address digest. Call `lock` inside a
+ * transaction: it holds the address's row until the end, so every check of a code to one
+ * address (from any process) runs one after another and no wrong code is lost.
+ */
+export const makeStreakStore = (sql: SqlClient.SqlClient) => {
+  const lock = (addressDigest: string, now: Date): Effect.Effect<AddressStreak, SqlError> =>
+    Effect.gen(function*() {
+      yield* sql`
+        INSERT INTO verification_address_streaks (address_digest, wrong_codes, locked_until, last_attempt_at)
+        VALUES (${addressDigest}, 0, NULL, ${now})
+        ON CONFLICT (address_digest) DO NOTHING
+      `
+      const rows = yield* sql`
+        SELECT wrong_codes, (extract(epoch FROM locked_until) * 1000)::float8 AS locked_until_ms
+        FROM verification_address_streaks
+        WHERE address_digest = ${addressDigest}
+        FOR UPDATE
+      `.pipe(Effect.flatMap(decodeRows(StreakRow)))
+      // A sweep may delete the row between the two statements: that is a fresh streak.
+      const row = rows[0]
+      return row === undefined
+        ? { wrongCodes: 0, lockedUntilMillis: null }
+        : { wrongCodes: row.wrong_codes, lockedUntilMillis: row.locked_until_ms }
+    })
+
+  const save = (addressDigest: string, streak: AddressStreak, now: Date): Effect.Effect<void, SqlError> => {
+    const lockedUntil = streak.lockedUntilMillis === null ? null : new Date(streak.lockedUntilMillis)
+    return Effect.asVoid(sql`
+      INSERT INTO verification_address_streaks (address_digest, wrong_codes, locked_until, last_attempt_at)
+      VALUES (${addressDigest}, ${streak.wrongCodes}, ${lockedUntil}, ${now})
+      ON CONFLICT (address_digest) DO UPDATE SET
+        wrong_codes = EXCLUDED.wrong_codes,
+        locked_until = EXCLUDED.locked_until,
+        last_attempt_at = EXCLUDED.last_attempt_at
+    `)
+  }
+
+  /** Forgets streaks whose last attempt and lock are both older than `cutoff`; returns how many went. */
+  const deleteIdleBefore = (cutoff: Date): Effect.Effect<number, SqlError> =>
+    sql`
+      WITH deleted AS (
+        DELETE FROM verification_address_streaks
+        WHERE last_attempt_at < ${cutoff} AND (locked_until IS NULL OR locked_until < ${cutoff})
+        RETURNING 1
+      )
+      SELECT count(*)::float8 AS count FROM deleted
+    `.pipe(Effect.flatMap(decodeRows(CountRow)), Effect.map((rows) => rows[0]?.count ?? 0))
+
+  return { lock, save, deleteIdleBefore } as const
+}
+
+export type StreakStore = ReturnType<typeof makeStreakStore>
