@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
+import { CliLoginApi } from "./cli-login/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
 import { ReportsApi } from "./reports/Api.ts"
@@ -16,7 +17,8 @@ export class AccountsApi extends withConventionErrors(
     .add(ReportsApi)
     .add(AccountIdsApi)
     .add(SessionsApi)
-    .add(OAuthApi),
+    .add(OAuthApi)
+    .add(CliLoginApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

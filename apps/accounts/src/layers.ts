@@ -1,10 +1,12 @@
-import { Database } from "@platform/database"
+import { Database, DatabaseConfig } from "@platform/database"
 import { IdempotencyStore } from "@platform/idempotency"
+import { MessageDelivery, MessageOutbox, transportFromConfig } from "@platform/mail"
 import { RateLimiter } from "@platform/rate-limit"
 import { SigningKeys } from "@platform/signing-keys"
 import { Effect, Layer } from "effect"
 import { AccountsConfig } from "./config.ts"
 import { accountsMigrations } from "./migrations.ts"
+import { VerificationCodes, VerificationSweeperLive } from "./verification/index.ts"
 
 /** The database named by ACCOUNTS_DATABASE_URL, or the embedded one under ACCOUNTS_DATA_DIR. */
 export const AccountsDatabaseLive = Database.layerConfig({
@@ -22,4 +24,24 @@ export const SigningKeysLive = Layer.unwrapEffect(
 )
 
 /** The stores every area shares, over whichever database is provided. */
-export const AccountsStoresLive = Layer.mergeAll(SigningKeysLive, RateLimiter.layer, IdempotencyStore.layer)
+export const AccountsStoresLive = VerificationCodes.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(SigningKeysLive, RateLimiter.layer, IdempotencyStore.layer, MessageOutbox.layer))
+)
+
+/**
+ * Background work of a running server: delivering queued mail and SMS through SMTP or, in development,
+ * the mailbox file in the data directory; and the verification codes' retention sweep.
+ */
+export const AccountsWorkersLive = Layer.mergeAll(
+  MessageDelivery.layer().pipe(
+    Layer.provide(
+      Layer.unwrapEffect(
+        Effect.map(
+          DatabaseConfig({ prefix: "ACCOUNTS_", service: "accounts" }),
+          (database) => transportFromConfig("ACCOUNTS_", database.dataDir)
+        )
+      )
+    )
+  ),
+  VerificationSweeperLive
+)

@@ -2,10 +2,10 @@ import { NodeRuntime } from "@effect/platform-node"
 import { JsonLoggerLive } from "@platform/logging"
 import { ConfigError, Effect, Layer } from "effect"
 import { AccountsConfigLive, describeConfigError } from "./config.ts"
-import { AccountsDatabaseLive, AccountsStoresLive } from "./layers.ts"
+import { AccountsDatabaseLive, AccountsStoresLive, AccountsWorkersLive } from "./layers.ts"
 import { AccountsServer } from "./server.ts"
 
-const AccountsLive = AccountsServer.pipe(
+const AccountsLive = Layer.merge(AccountsServer, AccountsWorkersLive).pipe(
   Layer.provide(AccountsStoresLive),
   Layer.provide(AccountsDatabaseLive),
   Layer.provide(AccountsConfigLive),

@@ -8,6 +8,7 @@ import { createServer } from "node:http"
 import { AccountIdsLive } from "./accounts/Http.ts"
 import { AccountsRepo } from "./accounts/AccountsRepo.ts"
 import { AccountsApi } from "./api.ts"
+import { CliLoginLive } from "./cli-login/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { TokenIssuer } from "./oauth/TokenIssuer.ts"
 import { AccessTokens } from "./auth/AccessTokens.ts"
@@ -32,7 +33,8 @@ export const AccountsHandlers = Layer.mergeAll(
   ReportsLive,
   SessionsLive,
   AccountIdsLive,
-  OAuthLive
+  OAuthLive,
+  CliLoginLive
 ).pipe(
   Layer.provide(AccountAuthLive),
   Layer.provide(TokenIssuer.Default),

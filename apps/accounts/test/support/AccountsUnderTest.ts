@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { TestDatabase } from "@platform/database"
+import { InMemoryTransport, MessageDelivery } from "@platform/mail"
 import { freePort } from "@platform/testkit"
 import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { AccountsConfigOf, type AccountsSettings } from "../../src/config.ts"
@@ -41,6 +42,8 @@ export const accountsServerOn = <E>(
       const port = yield* Effect.promise(freePort)
       const settings = testSettings(port, overrides)
       const server = AccountsServer.pipe(
+        // Queued mail and SMS are delivered to memory, where tests read the codes.
+        Layer.provideMerge(MessageDelivery.layer().pipe(Layer.provideMerge(InMemoryTransport.layer))),
         // The stores, the database and the settings stay visible to the test, e.g. to sign with the server's keys.
         Layer.provideMerge(Layer.fresh(AccountsStoresLive)),
         Layer.provideMerge(database),

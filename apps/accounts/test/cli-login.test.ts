@@ -1,0 +1,105 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, Schedule } from "effect"
+import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { createCarbon } from "./support/carbons.ts"
+import { fetchAnswer } from "./support/http.ts"
+import { lastMessageTo, messagesTo } from "./support/mailbox.ts"
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  Effect.flatMap(AccountsUnderTest, ({ url }) =>
+    Effect.promise(() =>
+      fetchAnswer(`${url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body)
+      })
+    ))
+
+/** The code a message carries, once the delivery worker has sent it. */
+const codeSentTo = (to: string, after: number) =>
+  Effect.flatMap(messagesTo(to), (count) => count > after ? lastMessageTo(to) : Effect.fail("waiting" as const)).pipe(
+    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("5 seconds"))),
+    Effect.orDie,
+    Effect.map((message) => message.code!)
+  )
+
+layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("terminal sign-in with a six-digit code", (it) => {
+  it.effect("start sends a code; verify answers the first-party Token response; the token works", () =>
+    Effect.gen(function*() {
+      const carbon = yield* createCarbon({ email: "ada@example.com" })
+      const start = yield* post("/v1/cli/login/start", { email: "Ada@Example.com" }, { "x-forwarded-for": "192.0.2.1" })
+      expect(start.status).toBe(200)
+      expect(start.headers.get("cache-control")).toBe("no-store")
+      expect(start.body).toEqual({
+        challenge_id: expect.stringMatching(/^vch_/),
+        destination: "a***@example.com",
+        expires_at: expect.any(String)
+      })
+      const code = yield* codeSentTo("ada@example.com", 0)
+      expect(code).toMatch(/^\d{6}$/)
+      const label = "x".repeat(150)
+      const verified = yield* post("/v1/cli/login/verify", { challenge_id: start.body.challenge_id, code, client_label: label })
+      expect(verified.status).toBe(200)
+      expect(verified.body).toMatchObject({
+        token_type: "Bearer",
+        expires_in: 1800,
+        refresh_token: expect.stringMatching(/^sar_/),
+        account: { uuid: carbon.uuid, id: `c:${carbon.handle}` }
+      })
+      const { url } = yield* AccountsUnderTest
+      const session = yield* Effect.promise(() =>
+        fetchAnswer(`${url}/v1/session`, { headers: { authorization: `Bearer ${verified.body.access_token}` } })
+      )
+      expect(session.body).toMatchObject({ method: "cli_code", client_label: "x".repeat(100) })
+      const reused = yield* post("/v1/cli/login/verify", { challenge_id: start.body.challenge_id, code })
+      expect(reused.status).toBe(409)
+      expect(reused.body.error.code).toBe("code_already_used")
+    }))
+
+  it.effect("an address without an account gets the same answer; only a right code reveals it", () =>
+    Effect.gen(function*() {
+      const start = yield* post("/v1/cli/login/start", { email: "nobody@example.com" }, { "x-forwarded-for": "192.0.2.2" })
+      expect(start.status).toBe(200)
+      expect(Object.keys(start.body).sort()).toEqual(["challenge_id", "destination", "expires_at"])
+      const code = yield* codeSentTo("nobody@example.com", 0)
+      const wrong = yield* post("/v1/cli/login/verify", {
+        challenge_id: start.body.challenge_id,
+        code: code === "000000" ? "111111" : "000000"
+      })
+      expect(wrong.status).toBe(422)
+      expect(wrong.body.error).toMatchObject({ code: "invalid_code", details: { remaining_attempts: 9 } })
+      const right = yield* post("/v1/cli/login/verify", { challenge_id: start.body.challenge_id, code })
+      expect(right.status).toBe(404)
+      expect(right.body.error.code).toBe("account_not_found")
+    }))
+
+  it.effect("bad bodies are refused field by field", () =>
+    Effect.gen(function*() {
+      const both = yield* post("/v1/cli/login/start", { email: "a@example.com", phone: "+447911123456" })
+      expect(both.status).toBe(422)
+      const neither = yield* post("/v1/cli/login/start", {})
+      expect(neither.status).toBe(422)
+      const badEmail = yield* post("/v1/cli/login/start", { email: "not-an-email" })
+      expect(badEmail.status).toBe(422)
+      expect(badEmail.body.error.details.fields).toHaveProperty("email")
+      const badCode = yield* post("/v1/cli/login/verify", { challenge_id: "vch_x", code: "12ab" })
+      expect(badCode.status).toBe(422)
+      expect(badCode.body.error.details.fields).toHaveProperty("code")
+      const unknown = yield* post("/v1/cli/login/verify", { challenge_id: "vch_unknown", code: "123456" })
+      expect(unknown.status).toBe(404)
+      expect(unknown.body.error.code).toBe("challenge_not_found")
+    }))
+
+  it.effect("codes from one network are limited: the 31st in 10 minutes is 429 with Retry-After", () =>
+    Effect.gen(function*() {
+      const from = { "x-forwarded-for": "198.51.100.77" }
+      for (let i = 0; i < 30; i++) {
+        const res = yield* post("/v1/cli/login/start", { email: `n${i}@example.com` }, from)
+        expect(res.status).toBe(200)
+      }
+      const refused = yield* post("/v1/cli/login/start", { email: "n31@example.com" }, from)
+      expect(refused.status).toBe(429)
+      expect(refused.body.error.code).toBe("rate_limited")
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+    }))
+})

@@ -1,0 +1,17 @@
+import { InMemoryTransport, type OutgoingMessage } from "@platform/mail"
+import { Effect, Schedule } from "effect"
+
+/** The newest message delivered to `to`, waiting (briefly) for the delivery worker. */
+export const lastMessageTo = (to: string): Effect.Effect<OutgoingMessage, never, InMemoryTransport> =>
+  InMemoryTransport.sent.pipe(
+    Effect.flatMap((sent) => {
+      const mine = sent.filter((message) => message.to === to)
+      return mine.length > 0 ? Effect.succeed(mine[mine.length - 1]!) : Effect.fail("not yet" as const)
+    }),
+    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("5 seconds"))),
+    Effect.orDieWith(() => new Error(`no message reached ${to}`))
+  )
+
+/** How many messages reached `to` so far. */
+export const messagesTo = (to: string) =>
+  Effect.map(InMemoryTransport.sent, (sent) => sent.filter((message) => message.to === to).length)
