@@ -87,7 +87,7 @@ describe("VerificationCodes retention", () => {
       expect(yield* challengeRows).toBe(1)
       yield* TestClock.adjust("20 minutes")
       // The sweep fiber woke up; give its queries real time to finish.
-      for (let i = 0; i < 100 && (yield* challengeRows) > 0; i++) {
+      for (let i = 0; i < 500 && (yield* challengeRows) > 0; i++) {
         yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
       }
       expect(yield* challengeRows).toBe(0)

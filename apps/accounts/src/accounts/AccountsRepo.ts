@@ -20,8 +20,8 @@ import {
   PhoneLimitReached
 } from "./errors.ts"
 import { SUGGESTION_COUNT, suggestionCandidates } from "./idSuggestions.ts"
-import { isUuidShaped } from "./uuidPermutation.ts"
 import { type NewCarbon, validateNewCarbon, validationFailed } from "./NewCarbon.ts"
+import { isUuidShaped } from "./uuidPermutation.ts"
 
 /** Whether an id can be given to a new owner now. */
 export type IdAvailability = Data.TaggedEnum<{

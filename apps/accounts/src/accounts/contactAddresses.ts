@@ -3,7 +3,6 @@ import { Either } from "effect"
 export type ContactChannel = "email" | "phone"
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 /** An email address as stored and compared: trimmed and lower-cased, at most 254 characters. */

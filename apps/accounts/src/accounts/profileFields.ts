@@ -1,6 +1,5 @@
 import { Either } from "effect"
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
 /** Display name: trimmed, 1 to 100 characters (code points), no control characters. */
