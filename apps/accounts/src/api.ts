@@ -3,6 +3,7 @@ import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
 import { CliLoginApi } from "./cli-login/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
+import { MeApi } from "./me/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
@@ -18,7 +19,8 @@ export class AccountsApi extends withConventionErrors(
     .add(AccountIdsApi)
     .add(SessionsApi)
     .add(OAuthApi)
-    .add(CliLoginApi),
+    .add(CliLoginApi)
+    .add(MeApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

@@ -9,6 +9,7 @@ import { AccountIdsLive } from "./accounts/Http.ts"
 import { AccountsRepo } from "./accounts/AccountsRepo.ts"
 import { AccountsApi } from "./api.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
+import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { TokenIssuer } from "./oauth/TokenIssuer.ts"
 import { AccessTokens } from "./auth/AccessTokens.ts"
@@ -34,7 +35,8 @@ export const AccountsHandlers = Layer.mergeAll(
   SessionsLive,
   AccountIdsLive,
   OAuthLive,
-  CliLoginLive
+  CliLoginLive,
+  MeLive
 ).pipe(
   Layer.provide(AccountAuthLive),
   Layer.provide(TokenIssuer.Default),

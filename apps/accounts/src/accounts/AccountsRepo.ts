@@ -43,6 +43,13 @@ export interface NewContact {
 export type ContactInUse = EmailInUse | PhoneInUse
 export type ContactLimitReached = EmailLimitReached | PhoneLimitReached
 
+/** Profile fields to change; absent ones stay as they are. */
+export interface ProfileChanges {
+  readonly displayName?: string | undefined
+  readonly timezone?: string | undefined
+  readonly dob?: string | undefined
+}
+
 /** The handle is held by another account (the unique index said so); becomes IdTaken with suggestions. */
 class HandleTaken extends Data.TaggedError("HandleTaken") {}
 
@@ -279,8 +286,36 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
         ORDER BY is_primary DESC, created_at, address
       `.pipe(Effect.flatMap(decodeRows(ContactRow)), Effect.orDie)
 
+    /**
+     * Applies the profile fields given (already validated); `version` goes up and `updated_at`
+     * moves only when a value actually changes. None for an unknown uuid.
+     */
+    const updateProfile = (uuid: string, changes: ProfileChanges): Effect.Effect<Option.Option<AccountRow>> =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const displayName = changes.displayName ?? null
+        const timezone = changes.timezone ?? null
+        const dob = changes.dob ?? null
+        const updated = yield* selectAccounts(sql`
+          UPDATE accounts SET
+            display_name = COALESCE(${displayName}, display_name),
+            timezone = COALESCE(${timezone}, timezone),
+            dob = COALESCE(${dob}::date, dob),
+            updated_at = ${at},
+            version = version + 1
+          WHERE uuid = ${uuid} AND (
+            display_name IS DISTINCT FROM COALESCE(${displayName}, display_name) OR
+            timezone IS DISTINCT FROM COALESCE(${timezone}, timezone) OR
+            dob IS DISTINCT FROM COALESCE(${dob}::date, dob)
+          )
+          RETURNING ${columns}
+        `)
+        return Option.isSome(updated) ? updated : yield* findByUuid(uuid)
+      }).pipe(Effect.withSpan("AccountsRepo.updateProfile"))
+
     return {
       createCarbon,
+      updateProfile,
       findByUuid,
       findById,
       findByVerifiedContact,

@@ -1,0 +1,80 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { createCarbon } from "./support/carbons.ts"
+import { fetchAnswer } from "./support/http.ts"
+import { signInDirectly } from "./support/signIn.ts"
+
+const call = (path: string, token: string, init: RequestInit = {}) =>
+  Effect.flatMap(AccountsUnderTest, ({ url }) =>
+    Effect.promise(() =>
+      fetchAnswer(`${url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers }
+      })
+    ))
+const patch = (token: string, body: unknown) => call("/v1/me", token, { method: "PATCH", body: JSON.stringify(body) })
+
+layer(AccountsTest(), { excludeTestServices: true })("GET and PATCH /v1/me", (it) => {
+  it.effect("GET /v1/me is the caller's own view", () =>
+    Effect.gen(function*() {
+      const carbon = yield* createCarbon({ displayName: "Grace" })
+      const { accessToken } = yield* signInDirectly(carbon.uuid)
+      const me = yield* call("/v1/me", accessToken)
+      expect(me.status).toBe(200)
+      expect(me.body).toEqual({
+        uuid: carbon.uuid,
+        kind: "carbon",
+        id: `c:${carbon.handle}`,
+        display_name: "Grace",
+        pfp_url: null,
+        dob: null,
+        timezone: "UTC",
+        status: "active",
+        created_at: carbon.created_at.toISOString(),
+        updated_at: carbon.updated_at.toISOString(),
+        version: 1
+      })
+    }))
+
+  it.effect("PATCH changes the fields given, bumps version on a change only, and moves updated_at", () =>
+    Effect.gen(function*() {
+      const carbon = yield* createCarbon()
+      const { accessToken } = yield* signInDirectly(carbon.uuid)
+      const changed = yield* patch(accessToken, { display_name: "  Ada L.  ", timezone: "europe/london", dob: "1990-12-10" })
+      expect(changed.status).toBe(200)
+      expect(changed.body).toMatchObject({ display_name: "Ada L.", timezone: "Europe/London", dob: "1990-12-10", version: 2 })
+      expect(Date.parse(changed.body.updated_at)).toBeGreaterThan(carbon.updated_at.getTime())
+      const same = yield* patch(accessToken, { display_name: "Ada L." })
+      expect(same.body.version).toBe(2)
+      const again = yield* patch(accessToken, { timezone: "Asia/Tokyo" })
+      expect(again.body).toMatchObject({ version: 3, display_name: "Ada L.", timezone: "Asia/Tokyo" })
+    }))
+
+  it.effect("bad values are 422 field by field; unknown fields are refused", () =>
+    Effect.gen(function*() {
+      const carbon = yield* createCarbon()
+      const { accessToken } = yield* signInDirectly(carbon.uuid)
+      const bad = yield* patch(accessToken, { display_name: "a\u0007b", timezone: "+01:00", dob: "1899-12-31" })
+      expect(bad.status).toBe(422)
+      expect(bad.body.error.code).toBe("validation_failed")
+      expect(Object.keys(bad.body.error.details.fields).sort()).toEqual(["display_name", "dob", "timezone"])
+      const future = yield* patch(accessToken, { dob: "2999-01-01" })
+      expect(future.body.error.details.fields.dob).toBe("must be in the past")
+      const tooLong = yield* patch(accessToken, { display_name: "x".repeat(101) })
+      expect(tooLong.status).toBe(422)
+      const unknown = yield* patch(accessToken, { nickname: "ada" })
+      expect(unknown.status).toBe(422)
+      expect(unknown.body.error.details.fields).toHaveProperty("nickname")
+      const unchanged = yield* call("/v1/me", accessToken)
+      expect(unchanged.body.version).toBe(1)
+    }))
+
+  it.effect("without credentials both are 401", () =>
+    Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
+      const res = yield* Effect.promise(() => fetchAnswer(`${url}/v1/me`))
+      expect(res.status).toBe(401)
+      expect(res.body.error.code).toBe("account_auth_required")
+    }))
+})
