@@ -2,7 +2,18 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware,
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Ref, Schema } from "effect"
 import { createServer } from "node:http"
-import { type ApiVersioning, conventions, errorResponse, MaxBodyBytes, strict } from "../src/index.ts"
+import {
+  type ApiVersioning,
+  conventions,
+  errorResponse,
+  MaxBodyBytes,
+  noStore,
+  OriginNotAllowed,
+  publicDocument,
+  requireOrigin,
+  setCookie,
+  strict
+} from "../src/index.ts"
 import { ApiError } from "../src/ApiError.ts"
 
 export class WidgetMissing extends ApiError<WidgetMissing>()("WidgetMissing", {
@@ -39,6 +50,12 @@ export class TestApi extends HttpApi.make("test").add(
         .annotate(MaxBodyBytes, 1024)
     )
     .add(HttpApiEndpoint.get("boom", "/v1/boom").addSuccess(Schema.Void))
+    .add(
+      HttpApiEndpoint.post("signIn", "/v1/cookies")
+        .addSuccess(Schema.Struct({ ok: Schema.Boolean }))
+        .addError(errorResponse(OriginNotAllowed))
+    )
+    .add(HttpApiEndpoint.get("document", "/v1/document").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
     .add(HttpApiEndpoint.get("ping", "/v1/ping").addSuccess(Schema.Struct({ calls: Schema.Number })))
 )
 {}
@@ -70,6 +87,15 @@ const WidgetsLive = HttpApiBuilder.group(TestApi, "widgets", (handlers) =>
       .handle("upload", ({ payload }) => Effect.as(count, { length: payload.data.length }))
       .handle("boom", () => Effect.zipRight(count, Effect.die(new Error("secret internal detail: db password hunter2"))))
       .handle("ping", () => Effect.map(count, (calls) => ({ calls })))
+      .handle("signIn", () =>
+        Effect.gen(function*() {
+          yield* requireOrigin(["http://app.example"])
+          yield* noStore
+          yield* setCookie({ production: false }, "sa_session", "dev-value", "900 days")
+          yield* setCookie({ production: true }, "sa_flow", "prod-value", "1 hour")
+          return { ok: true }
+        }))
+      .handle("document", () => Effect.as(publicDocument(300), { ok: true }))
   }))
 
 export const HandlerCallsLive = Layer.effect(HandlerCalls, Ref.make(0))

@@ -168,6 +168,42 @@ layer(TestServerLive)("shared HTTP conventions over real HTTP", (it) => {
       }))
   })
 
+  describe("response helpers", () => {
+    it.effect("cookies are HttpOnly, SameSite=Lax, Path=/; production ones __Host- and Secure; no-store is set", () =>
+      Effect.gen(function*() {
+        const res = yield* call("/v1/cookies", { method: "POST", headers: { origin: "http://app.example" } })
+        expect(res.status).toBe(200)
+        expect(res.headers.get("cache-control")).toBe("no-store")
+        const cookies = res.headers.getSetCookie()
+        const dev = cookies.find((cookie) => cookie.startsWith("sa_session="))!
+        expect(dev).toMatch(/HttpOnly/)
+        expect(dev).toMatch(/SameSite=Lax/)
+        expect(dev).toMatch(/Path=\//)
+        expect(dev).toMatch(/Max-Age=77760000/)
+        expect(dev).not.toMatch(/Secure/)
+        const prod = cookies.find((cookie) => cookie.startsWith("__Host-sa_flow="))!
+        expect(prod).toMatch(/Secure/)
+        expect(prod).toMatch(/Max-Age=3600/)
+      }))
+
+    it.effect("the Origin check refuses a missing or foreign Origin with 403 origin_not_allowed", () =>
+      Effect.gen(function*() {
+        const missing = yield* call("/v1/cookies", { method: "POST" })
+        expect(missing.status).toBe(403)
+        expect(missing.body.error.code).toBe("origin_not_allowed")
+        const foreign = yield* call("/v1/cookies", { method: "POST", headers: { origin: "http://evil.example" } })
+        expect(foreign.status).toBe(403)
+        expect(foreign.headers.getSetCookie()).toEqual([])
+      }))
+
+    it.effect("a public document is CORS * and cacheable", () =>
+      Effect.gen(function*() {
+        const res = yield* call("/v1/document")
+        expect(res.headers.get("access-control-allow-origin")).toBe("*")
+        expect(res.headers.get("cache-control")).toBe("public, max-age=300")
+      }))
+  })
+
   describe("request ids", () => {
     it.effect("a valid X-Request-Id is echoed, on success and on failure", () =>
       Effect.gen(function*() {
