@@ -2,6 +2,8 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
 import { CliLoginApi } from "./cli-login/Api.ts"
+import { EmailsApi, PhonesApi } from "./contacts/Api.ts"
+import { DeviceApprovalApi, DeviceAuthorizationApi } from "./device/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { MeApi } from "./me/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
@@ -20,7 +22,11 @@ export class AccountsApi extends withConventionErrors(
     .add(SessionsApi)
     .add(OAuthApi)
     .add(CliLoginApi)
-    .add(MeApi),
+    .add(DeviceAuthorizationApi)
+    .add(DeviceApprovalApi)
+    .add(MeApi)
+    .add(EmailsApi)
+    .add(PhonesApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

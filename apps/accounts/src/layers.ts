@@ -5,6 +5,8 @@ import { RateLimiter } from "@platform/rate-limit"
 import { SigningKeys } from "@platform/signing-keys"
 import { Effect, Layer } from "effect"
 import { AccountsConfig } from "./config.ts"
+import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
+import { DeviceCodesSweeperLive } from "./device/DeviceCodesSweeper.ts"
 import { accountsMigrations } from "./migrations.ts"
 import { VerificationCodes, VerificationSweeperLive } from "./verification/index.ts"
 
@@ -30,7 +32,7 @@ export const AccountsStoresLive = VerificationCodes.layer.pipe(
 
 /**
  * Background work of a running server: delivering queued mail and SMS through SMTP or, in development,
- * the mailbox file in the data directory; and the verification codes' retention sweep.
+ * the mailbox file in the data directory; and the retention sweeps of verification and device codes.
  */
 export const AccountsWorkersLive = Layer.mergeAll(
   MessageDelivery.layer().pipe(
@@ -43,5 +45,6 @@ export const AccountsWorkersLive = Layer.mergeAll(
       )
     )
   ),
-  VerificationSweeperLive
+  VerificationSweeperLive,
+  DeviceCodesSweeperLive.pipe(Layer.provide(DeviceCodesRepo.Default))
 )

@@ -4,6 +4,7 @@ import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
 import { AccountsMigration } from "./accounts/AccountsMigration.ts"
+import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { VerificationMigration } from "./verification/VerificationMigration.ts"
@@ -20,5 +21,6 @@ export const accountsMigrations: Migrations = {
   "0005_accounts": AccountsMigration,
   "0006_outgoing_messages": MessageOutboxMigration,
   "0007_verification_codes": VerificationMigration,
-  "0008_signins": SigninsMigration
+  "0008_signins": SigninsMigration,
+  "0009_device_codes": DeviceCodesMigration
 }

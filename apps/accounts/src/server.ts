@@ -9,6 +9,10 @@ import { AccountIdsLive } from "./accounts/Http.ts"
 import { AccountsRepo } from "./accounts/AccountsRepo.ts"
 import { AccountsApi } from "./api.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
+import { EmailsLive, PhonesLive } from "./contacts/Http.ts"
+import { DeviceApprovalLive } from "./device/ApprovalHttp.ts"
+import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
+import { DeviceAuthorizationLive } from "./device/Http.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { TokenIssuer } from "./oauth/TokenIssuer.ts"
@@ -36,10 +40,15 @@ export const AccountsHandlers = Layer.mergeAll(
   AccountIdsLive,
   OAuthLive,
   CliLoginLive,
-  MeLive
+  DeviceAuthorizationLive,
+  DeviceApprovalLive,
+  MeLive,
+  EmailsLive,
+  PhonesLive
 ).pipe(
   Layer.provide(AccountAuthLive),
   Layer.provide(TokenIssuer.Default),
+  Layer.provide(DeviceCodesRepo.Default),
   Layer.provide(ReportsRepo.Default),
   Layer.provide(AccountsRepo.Default),
   Layer.provide(AccessTokens.Default),

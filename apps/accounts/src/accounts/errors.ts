@@ -61,3 +61,35 @@ export class PhoneLimitReached extends ApiError<PhoneLimitReached>()("PhoneLimit
   status: 409,
   details: ContactLimit
 }) {}
+
+export class EmailNotFound extends ApiError<EmailNotFound>()("EmailNotFound", {
+  code: "email_not_found",
+  status: 404
+}) {}
+
+export class PhoneNotFound extends ApiError<PhoneNotFound>()("PhoneNotFound", {
+  code: "phone_not_found",
+  status: 404
+}) {}
+
+export class EmailNotVerified extends ApiError<EmailNotVerified>()("EmailNotVerified", {
+  code: "email_not_verified",
+  status: 409
+}) {}
+
+export class PhoneNotVerified extends ApiError<PhoneNotVerified>()("PhoneNotVerified", {
+  code: "phone_not_verified",
+  status: 409
+}) {}
+
+/** The primary of a channel that still has other verified addresses: another must become primary first. */
+export class ContactIsPrimary extends ApiError<ContactIsPrimary>()("ContactIsPrimary", {
+  code: "contact_is_primary",
+  status: 409
+}) {}
+
+/** The account's only verified email or phone: a Carbon signs in with one, so it cannot go. */
+export class LastVerifiedContact extends ApiError<LastVerifiedContact>()("LastVerifiedContact", {
+  code: "last_verified_contact",
+  status: 409
+}) {}

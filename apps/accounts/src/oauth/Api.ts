@@ -19,7 +19,7 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
       .addError(OAuthErrorResponses[1])
       .annotate(
         OpenApi.Description,
-        "Token endpoint (RFC 6749). grant_type refresh_token with client_id `accounts` (the first-party public client, no secret). Refresh tokens rotate; a used one revokes its sign-in. A retry that carries the same Idempotency-Key as the original refresh gets the same answer again."
+        "Token endpoint (RFC 6749). Grants refresh_token and urn:ietf:params:oauth:grant-type:device_code (RFC 8628) with client_id `accounts` (the first-party public client, no secret). Refresh tokens rotate; a used one revokes its sign-in. A retry that carries the same Idempotency-Key as the original refresh gets the same answer again."
       )
   )
   .add(

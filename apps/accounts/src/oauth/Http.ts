@@ -1,29 +1,16 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { noStore, type OAuthError, oauthError } from "@platform/http"
+import { noStore, oauthError } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Clock, Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { deviceCodeGrant } from "../device/deviceCodeGrant.ts"
+import { requireFirstPartyClient } from "./firstPartyClient.ts"
 import { oauthParameters, required } from "./OAuthParameters.ts"
 import { TokenIssuer } from "./TokenIssuer.ts"
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
-
-/** Apps and their secrets come with the apps issue; until then only the first-party public client exists. */
-const firstPartyClient = (
-  authorization: string | undefined,
-  parameters: ReadonlyMap<string, string>
-): Effect.Effect<void, OAuthError> => {
-  if (authorization !== undefined || parameters.has("client_secret")) {
-    return Effect.fail(oauthError("invalid_client", "Unknown client, or the client authentication failed."))
-  }
-  const clientId = parameters.get("client_id")
-  if (clientId === undefined) return Effect.fail(oauthError("invalid_request", "Parameter client_id is missing."))
-  return clientId === FIRST_PARTY_CLIENT_ID
-    ? Effect.void
-    : Effect.fail(oauthError("invalid_client", "Unknown client, or the client authentication failed."))
-}
 
 export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =>
   Effect.gen(function*() {
@@ -60,12 +47,13 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
           yield* carriesNewSecret
           const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
           const grantType = yield* required(parameters, "grant_type")
-          yield* firstPartyClient(request.headers["authorization"], parameters)
+          yield* requireFirstPartyClient(request.headers["authorization"], parameters)
           switch (grantType) {
             case "refresh_token":
               return yield* refresh(parameters)
-            case "authorization_code":
             case "urn:ietf:params:oauth:grant-type:device_code":
+              return yield* deviceCodeGrant(parameters)
+            case "authorization_code":
             case "urn:ietf:params:oauth:grant-type:jwt-bearer":
             case "urn:ietf:params:oauth:grant-type:token-exchange":
             case "urn:accounts:params:oauth:grant-type:short-lived-token":
@@ -80,7 +68,7 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
         Effect.gen(function*() {
           yield* noStore
           const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
-          yield* firstPartyClient(request.headers["authorization"], parameters)
+          yield* requireFirstPartyClient(request.headers["authorization"], parameters)
           const token = yield* required(parameters, "token")
           const at = yield* now
           const byRefresh = yield* Effect.orDie(signins.findByRefreshToken(token))

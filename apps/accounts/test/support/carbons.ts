@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { randomHex } from "@platform/crypto"
 import { Effect } from "effect"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
@@ -13,3 +14,15 @@ export const createCarbon = (overrides: { readonly email?: string; readonly disp
       email: overrides.email ?? `${handle}@example.com`
     }))
   }).pipe(Effect.provide(AccountsRepo.Default))
+
+/** A Silicon account row, straight into the database (creating Silicons is the Silicons issue's). */
+export const insertSilicon = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const uuid = `S${randomHex(7)}`
+  const now = new Date()
+  yield* sql`
+    INSERT INTO accounts (uuid, kind, handle, display_name, timezone, status, created_at, updated_at, version)
+    VALUES (${uuid}, 'silicon', ${`s${randomHex(10)}`}, 'Test Silicon', 'UTC', 'active', ${now}, ${now}, 1)
+  `.pipe(Effect.orDie)
+  return uuid
+})

@@ -1,0 +1,97 @@
+import { clientAddress, noStore } from "@platform/http"
+import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
+import { Effect } from "effect"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import type { ContactChannel } from "../accounts/contactAddresses.ts"
+import { EmailInUse, PhoneInUse } from "../accounts/errors.ts"
+import { requireCarbon } from "../auth/requireCarbon.ts"
+import { AccountsConfig } from "../config.ts"
+import { VerificationCodes } from "../verification/index.ts"
+import { ofChannel } from "./channelErrors.ts"
+import { contactOf } from "./Contact.ts"
+import { addCodeMessage, addPurpose, addsPerAccount, addsPerIp, verificationChannelOf } from "./policy.ts"
+
+const alreadyVerifiedHere = (channel: ContactChannel) =>
+  channel === "email"
+    ? new EmailInUse({ message: "This email address is already verified on your account." })
+    : new PhoneInUse({ message: "This phone number is already verified on your account." })
+
+/**
+ * What `/v1/me/emails` (channel email) or `/v1/me/phones` (channel phone) do, for the
+ * signed-in Carbon. Adding sends a code bound to the account and the channel; the address
+ * is pending until that code comes back.
+ */
+export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const limiter = yield* RateLimiter
+    const codes = yield* VerificationCodes
+    const accounts = yield* AccountsRepo
+    const ownErrors = ofChannel(channel)
+    const carbon = Effect.provideService(requireCarbon, AccountsRepo, accounts)
+    const purposeFor = (accountUuid: string) => addPurpose(channel, accountUuid)
+    const message = addCodeMessage(channel)
+
+    const list = Effect.gen(function*() {
+      const account = yield* carbon
+      const rows = yield* accounts.contactsOf(account.uuid, channel)
+      return { items: rows.map(contactOf), next_cursor: null }
+    })
+
+    const add = (input: string) =>
+      Effect.gen(function*() {
+        const account = yield* carbon
+        const ip = yield* clientAddress(config.trustProxy)
+        yield* enforceRateLimit(limiter, addsPerIp, ip)
+        yield* enforceRateLimit(limiter, addsPerAccount, account.uuid)
+        const contact = yield* ownErrors(accounts.addPendingContact(account.uuid, channel, input).pipe(
+          // The caller's account was just read: it exists.
+          Effect.catchTag("AccountNotFound", Effect.die)
+        ))
+        if (contact.verified_at !== null) return yield* ownErrors(Effect.fail(alreadyVerifiedHere(channel)))
+        yield* noStore
+        return yield* codes.send({
+          channel: verificationChannelOf(channel),
+          destination: contact.address,
+          purpose: purposeFor(account.uuid),
+          clientAddress: ip,
+          message
+        })
+      })
+
+    const verify = (challengeId: string, code: string) =>
+      Effect.gen(function*() {
+        const account = yield* carbon
+        yield* noStore
+        const verified = yield* codes.verify({ challengeId, purpose: purposeFor(account.uuid), code })
+        const contact = yield* ownErrors(accounts.verifyPendingContact(account.uuid, channel, verified.destination))
+        return contactOf(contact)
+      })
+
+    const resend = (challengeId: string) =>
+      Effect.gen(function*() {
+        const account = yield* carbon
+        yield* noStore
+        return yield* codes.resend({
+          challengeId,
+          purpose: purposeFor(account.uuid),
+          clientAddress: yield* clientAddress(config.trustProxy),
+          message
+        })
+      })
+
+    /** `address` comes normalized from the path. */
+    const makePrimary = (address: string) =>
+      Effect.gen(function*() {
+        const account = yield* carbon
+        return contactOf(yield* ownErrors(accounts.makePrimaryContact(account.uuid, channel, address)))
+      })
+
+    const remove = (address: string) =>
+      Effect.gen(function*() {
+        const account = yield* carbon
+        yield* ownErrors(accounts.removeContact(account.uuid, channel, address))
+      })
+
+    return { list, add, verify, resend, makePrimary, remove } as const
+  })

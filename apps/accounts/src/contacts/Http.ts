@@ -1,0 +1,27 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { AccountsApi } from "../api.ts"
+import { makeContactRoutes } from "./ContactRoutes.ts"
+
+/** A used code must not be lost to a dropped connection: verifying runs to the end. */
+const toTheEnd = { uninterruptible: true } as const
+
+export const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers) =>
+  Effect.map(makeContactRoutes("email"), (routes) =>
+    handlers
+      .handle("list", () => routes.list)
+      .handle("add", ({ payload }) => routes.add(payload.email))
+      .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
+      .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))
+      .handle("makePrimary", ({ path }) => routes.makePrimary(path.email))
+      .handle("remove", ({ path }) => routes.remove(path.email))))
+
+export const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers) =>
+  Effect.map(makeContactRoutes("phone"), (routes) =>
+    handlers
+      .handle("list", () => routes.list)
+      .handle("add", ({ payload }) => routes.add(payload.phone))
+      .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
+      .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))
+      .handle("makePrimary", ({ path }) => routes.makePrimary(path.phone))
+      .handle("remove", ({ path }) => routes.remove(path.phone))))

@@ -1,0 +1,67 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { noStore } from "@platform/http"
+import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
+import { Clock, Effect, Option } from "effect"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { AccountsApi } from "../api.ts"
+import { requireCarbon } from "../auth/requireCarbon.ts"
+import { type Decision, DeviceCodesRepo } from "./DeviceCodesRepo.ts"
+import { deviceRequestOf } from "./DeviceRequest.ts"
+import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
+import { decisionsPerCarbon } from "./policy.ts"
+import { normalizeUserCode } from "./userCode.ts"
+
+const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+const notFound = () =>
+  new DeviceCodeNotFound({
+    message: "No device sign-in is waiting for this code.",
+    hint: "Check the code shown on the device; codes expire after 10 minutes."
+  })
+
+export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceApproval", (handlers) =>
+  Effect.gen(function*() {
+    const limiter = yield* RateLimiter
+    const accounts = yield* AccountsRepo
+    const codes = yield* DeviceCodesRepo
+
+    /** The calling Carbon's uuid, counted against its window; the typed code in stored form. */
+    const carbonAndCode = (typed: string) =>
+      Effect.gen(function*() {
+        yield* noStore
+        const carbon = yield* requireCarbon.pipe(Effect.provideService(AccountsRepo, accounts))
+        yield* enforceRateLimit(limiter, decisionsPerCarbon, carbon.uuid)
+        const userCode = normalizeUserCode(typed)
+        if (userCode === null) return yield* Effect.fail(notFound())
+        return { accountUuid: carbon.uuid, userCode }
+      })
+
+    const decide = (typed: string, decision: Decision) =>
+      Effect.gen(function*() {
+        const { accountUuid, userCode } = yield* carbonAndCode(typed)
+        const outcome = yield* Effect.orDie(codes.decide(userCode, decision, accountUuid, yield* now))
+        switch (outcome._tag) {
+          case "Decided":
+            return deviceRequestOf(outcome.row)
+          case "NotFound":
+            return yield* Effect.fail(notFound())
+          case "AlreadyDecided":
+            return yield* Effect.fail(
+              new DeviceCodeDecided({
+                message: `This device sign-in was ${outcome.status} already.`,
+                details: { status: outcome.status }
+              })
+            )
+        }
+      })
+
+    return handlers
+      .handle("lookup", ({ path }) =>
+        Effect.gen(function*() {
+          const { userCode } = yield* carbonAndCode(path.user_code)
+          const found = yield* Effect.orDie(codes.findLive(userCode, yield* now))
+          return Option.isSome(found) ? deviceRequestOf(found.value) : yield* Effect.fail(notFound())
+        }))
+      .handle("approve", ({ path }) => decide(path.user_code, "approved"), { uninterruptible: true })
+      .handle("deny", ({ path }) => decide(path.user_code, "denied"), { uninterruptible: true })
+  }))

@@ -1,0 +1,53 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { clientAddress, noStore } from "@platform/http"
+import { carriesNewSecret } from "@platform/idempotency"
+import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
+import { Clock, Duration, Effect } from "effect"
+import { AccountsApi } from "../api.ts"
+import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
+import { AccountsConfig } from "../config.ts"
+import { oauthParameters } from "../oauth/OAuthParameters.ts"
+import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
+import { requireFirstPartyClient } from "../oauth/firstPartyClient.ts"
+import { authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
+import { displayUserCode } from "./userCode.ts"
+
+/** The account site's page where a person types the user code (served on the public origin, not by this API). */
+export const VERIFICATION_PAGE_PATH = "/device"
+
+const clientLabelOf = (parameters: ReadonlyMap<string, string>): string | null => {
+  const label = parameters.get("client_label")
+  return label === undefined || label === "" ? null : label.slice(0, CLIENT_LABEL_LIMIT)
+}
+
+export const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "deviceAuthorization", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const limiter = yield* RateLimiter
+    const codes = yield* DeviceCodesRepo
+    const verificationUri = `${config.publicUrl}${VERIFICATION_PAGE_PATH}`
+
+    return handlers.handleRaw("authorize", ({ request }) =>
+      Effect.gen(function*() {
+        // The device code is a new secret: never cached, and kept for an idempotent replay 10 minutes only.
+        yield* noStore
+        yield* carriesNewSecret
+        yield* enforceRateLimit(limiter, authorizationsPerIp, yield* clientAddress(config.trustProxy))
+        const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
+        yield* requireFirstPartyClient(request.headers["authorization"], parameters)
+        const issued = yield* Effect.orDie(codes.create({
+          clientId: FIRST_PARTY_CLIENT_ID,
+          clientLabel: clientLabelOf(parameters),
+          now: new Date(yield* Clock.currentTimeMillis)
+        }))
+        const userCode = displayUserCode(issued.userCode)
+        return {
+          device_code: issued.deviceCode,
+          user_code: userCode,
+          verification_uri: verificationUri,
+          verification_uri_complete: `${verificationUri}?user_code=${userCode}`,
+          expires_in: Math.round(Duration.toSeconds(DEVICE_CODE_LIFETIME)),
+          interval: issued.intervalSeconds
+        }
+      }), { uninterruptible: true })
+  }))
