@@ -8,6 +8,7 @@ import { AccountsConfig } from "./config.ts"
 import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceCodesSweeperLive } from "./device/DeviceCodesSweeper.ts"
 import { accountsMigrations } from "./migrations.ts"
+import { periodicSweep } from "./retention.ts"
 import { VerificationCodes, VerificationSweeperLive } from "./verification/index.ts"
 
 /** The database named by ACCOUNTS_DATABASE_URL, or the embedded one under ACCOUNTS_DATA_DIR. */
@@ -32,7 +33,8 @@ export const AccountsStoresLive = VerificationCodes.layer.pipe(
 
 /**
  * Background work of a running server: delivering queued mail and SMS through SMTP or, in development,
- * the mailbox file in the data directory; and the retention sweeps of verification and device codes.
+ * the mailbox file in the data directory; and the retention sweeps (verification and device codes,
+ * rate-limit windows older than a day, expired idempotency results).
  */
 export const AccountsWorkersLive = Layer.mergeAll(
   MessageDelivery.layer().pipe(
@@ -46,5 +48,7 @@ export const AccountsWorkersLive = Layer.mergeAll(
     )
   ),
   VerificationSweeperLive,
-  DeviceCodesSweeperLive.pipe(Layer.provide(DeviceCodesRepo.Default))
+  DeviceCodesSweeperLive.pipe(Layer.provide(DeviceCodesRepo.Default)),
+  periodicSweep("rate_limit_windows", Effect.flatMap(RateLimiter, (limiter) => limiter.sweep)),
+  periodicSweep("idempotency_results", Effect.flatMap(IdempotencyStore, (store) => store.purgeExpired))
 )

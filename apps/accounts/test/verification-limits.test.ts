@@ -85,10 +85,11 @@ describe("VerificationCodes retention", () => {
       yield* Layer.build(VerificationSweeperLive)
       yield* TestClock.adjust("1 day")
       expect(yield* challengeRows).toBe(1)
-      yield* TestClock.adjust("20 minutes")
-      // The sweep fiber woke up; give its queries real time to finish.
-      for (let i = 0; i < 500 && (yield* challengeRows) > 0; i++) {
-        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+      // Move time in sweep-sized steps, giving the sweep fiber real time to run its queries between them
+      // (it may still be busy with an earlier sweep when a step lands).
+      for (let i = 0; i < 200 && (yield* challengeRows) > 0; i++) {
+        yield* TestClock.adjust("10 minutes")
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
       }
       expect(yield* challengeRows).toBe(0)
     }).pipe(Effect.provide(verificationOverFreshDatabase())))

@@ -11,7 +11,6 @@ export const SLOW_DOWN_STEP_SECONDS = 5
 export const POLL_TOLERANCE = Duration.seconds(1)
 /** Device codes are deleted 7 days after they expire (spec 1, Retention). */
 export const DEVICE_CODE_RETENTION = Duration.days(7)
-export const SWEEP_INTERVAL = Duration.minutes(10)
 /** client_label longer than this is cut (spec 1, Sizes and counts). */
 export const CLIENT_LABEL_LIMIT = 100
 /** The device code's prefix, like the spec's other secrets (sac_, sar_, …). */

@@ -1,18 +1,10 @@
-import { Effect, Layer, Schedule } from "effect"
-import { SWEEP_INTERVAL } from "./policy.ts"
+import type { Layer } from "effect"
+import { Effect } from "effect"
+import { periodicSweep } from "../retention.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 
-/**
- * Runs the retention sweep of verification codes every 10 minutes (spec 1, Retention) for as
- * long as the layer lives. A failed sweep is logged and the next one runs on schedule.
- */
-export const VerificationSweeperLive: Layer.Layer<never, never, VerificationCodes> = Layer.scopedDiscard(
-  Effect.gen(function*() {
-    const codes = yield* VerificationCodes
-    const sweepOnce = codes.sweep.pipe(
-      Effect.tap((swept) => Effect.logDebug("verification codes swept", swept)),
-      Effect.catchAllCause((cause) => Effect.logWarning("verification code sweep failed", cause))
-    )
-    yield* Effect.forkScoped(Effect.repeat(sweepOnce, Schedule.spaced(SWEEP_INTERVAL)))
-  })
+/** Deletes verification challenges 1 day after they expire, and idle wrong-code streaks. */
+export const VerificationSweeperLive: Layer.Layer<never, never, VerificationCodes> = periodicSweep(
+  "verification_codes",
+  Effect.flatMap(VerificationCodes, (codes) => codes.sweep)
 )

@@ -18,8 +18,6 @@ export const LOCK_DURATION: Duration.Duration = Duration.seconds(60)
 /** Challenges are deleted this long after they expire; idle wrong-code streaks this long after the last attempt. */
 export const RETENTION_AFTER_EXPIRY: Duration.Duration = Duration.days(1)
 
-export const SWEEP_INTERVAL: Duration.Duration = Duration.minutes(10)
-
 export const codesPerAddress: RateLimitRule = {
   id: "verification_codes_address",
   operation: "sending verification codes to one email or phone",

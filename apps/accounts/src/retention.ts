@@ -1,0 +1,19 @@
+import { Duration, Effect, Layer, Schedule } from "effect"
+
+/** Retention sweeps run every 10 minutes (spec 1, Retention). */
+export const SWEEP_INTERVAL = Duration.minutes(10)
+
+/**
+ * Runs `sweep` at once and then every 10 minutes for as long as the layer lives. A failed
+ * sweep is logged and the next one runs on schedule.
+ */
+export const periodicSweep = <A, E, R>(name: string, sweep: Effect.Effect<A, E, R>): Layer.Layer<never, never, R> =>
+  Layer.scopedDiscard(
+    Effect.forkScoped(
+      sweep.pipe(
+        Effect.tap((swept) => Effect.logDebug({ event: "sweep", name, swept })),
+        Effect.catchAllCause((cause) => Effect.logWarning({ event: "sweep_failed", name }, cause)),
+        Effect.repeat(Schedule.spaced(SWEEP_INTERVAL))
+      )
+    )
+  )
