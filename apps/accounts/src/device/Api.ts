@@ -1,17 +1,14 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { errorResponse, OAuthErrorResponses, RateLimited } from "@platform/http"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
+import { oauthBody } from "../oauth/Api.ts"
 import { DeviceRequest } from "./DeviceRequest.ts"
 import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
 
-const Parameters = Schema.Record({ key: Schema.String, value: Schema.String })
 /** Like every OAuth endpoint: a form body or a JSON object of strings (spec 1, General request rules). */
-const DeviceAuthorizationParameters = Schema.Union(
-  Parameters.pipe(HttpApiSchema.withEncoding({ kind: "UrlParams" })),
-  Parameters
-).annotations({
+const DeviceAuthorizationParameters = oauthBody({
   identifier: "DeviceAuthorizationParameters",
   description: "client_id (`accounts`), optional client_label (cut at 100 characters); scope is ignored"
 })

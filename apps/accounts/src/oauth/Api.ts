@@ -5,10 +5,10 @@ import { TokenResponse } from "./TokenResponse.ts"
 
 const Parameters = Schema.Record({ key: Schema.String, value: Schema.String })
 /** OAuth endpoints take a form body or a JSON object of strings (spec 1, General request rules). */
-const OAuthBody = Schema.Union(
-  Parameters.pipe(HttpApiSchema.withEncoding({ kind: "UrlParams" })),
-  Parameters
-).annotations({ identifier: "OAuthParameters" })
+export const oauthBody = (annotations: { readonly identifier: string; readonly description?: string }) =>
+  Schema.Union(Parameters.pipe(HttpApiSchema.withEncoding({ kind: "UrlParams" })), Parameters).annotations(annotations)
+
+const OAuthBody = oauthBody({ identifier: "OAuthParameters" })
 
 export class OAuthApi extends HttpApiGroup.make("oauth")
   .add(
