@@ -56,6 +56,37 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("termin
       expect(reused.body.error.code).toBe("code_already_used")
     }))
 
+  it.effect("the whole terminal sign-in: code, /v1/me, refresh; replaying the old refresh token revokes the new one", () =>
+    Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
+      const carbon = yield* createCarbon({ email: "lin@example.com", displayName: "Lin" })
+      const start = yield* post("/v1/cli/login/start", { email: "lin@example.com" }, { "x-forwarded-for": "192.0.2.3" })
+      const code = yield* codeSentTo("lin@example.com", 0)
+      const tokens = yield* post("/v1/cli/login/verify", { challenge_id: start.body.challenge_id, code, client_label: "cli" })
+      expect(tokens.status).toBe(200)
+      const get = (path: string, accessToken: string) =>
+        Effect.promise(() => fetchAnswer(`${url}${path}`, { headers: { authorization: `Bearer ${accessToken}` } }))
+      const me = yield* get("/v1/me", tokens.body.access_token)
+      expect(me.status).toBe(200)
+      expect(me.body).toMatchObject({ uuid: carbon.uuid, display_name: "Lin" })
+      const refreshBody = (refreshToken: string) =>
+        Effect.promise(() =>
+          fetchAnswer(`${url}/v1/oauth/token`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ grant_type: "refresh_token", client_id: "accounts", refresh_token: refreshToken })
+              .toString()
+          })
+        )
+      const refreshed = yield* refreshBody(tokens.body.refresh_token)
+      expect(refreshed.status).toBe(200)
+      expect((yield* get("/v1/me", refreshed.body.access_token)).status).toBe(200)
+      const replay = yield* refreshBody(tokens.body.refresh_token)
+      expect(replay.body.error).toBe("invalid_grant")
+      expect((yield* refreshBody(refreshed.body.refresh_token)).body.error).toBe("invalid_grant")
+      expect((yield* get("/v1/me", refreshed.body.access_token)).body.error.code).toBe("token_revoked")
+    }))
+
   it.effect("an address without an account gets the same answer; only a right code reveals it", () =>
     Effect.gen(function*() {
       const start = yield* post("/v1/cli/login/start", { email: "nobody@example.com" }, { "x-forwarded-for": "192.0.2.2" })
@@ -88,6 +119,19 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("termin
       const unknown = yield* post("/v1/cli/login/verify", { challenge_id: "vch_unknown", code: "123456" })
       expect(unknown.status).toBe(404)
       expect(unknown.body.error.code).toBe("challenge_not_found")
+    }))
+
+  it.effect("POST /v1/cli/login/start is limited to 60 per 10 minutes per IP", () =>
+    Effect.gen(function*() {
+      const from = { "x-forwarded-for": "198.51.100.60" }
+      // Malformed addresses still count, and send nothing, so the start limit shows on its own.
+      for (let i = 0; i < 60; i++) {
+        expect((yield* post("/v1/cli/login/start", { email: `not-an-email-${i}` }, from)).status).toBe(422)
+      }
+      const refused = yield* post("/v1/cli/login/start", { email: "ok@example.com" }, from)
+      expect(refused.status).toBe(429)
+      expect(refused.body.error.message).toContain("POST /v1/cli/login/start allows 60 per 10 minutes per IP")
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
     }))
 
   it.effect("codes from one network are limited: the 31st in 10 minutes is 429 with Retry-After", () =>
