@@ -3,7 +3,7 @@ import { Effect, Redacted } from "effect"
 import { MessageTransport } from "../src/MessageTransport.ts"
 import { SmtpTransport } from "../src/SmtpTransport.ts"
 import { phoneCode, signInCode } from "./messages.ts"
-import { smtpServer } from "./smtpServer.ts"
+import { smtpServer } from "@platform/testkit"
 
 const from = "Accounts <no-reply@accounts.test>"
 

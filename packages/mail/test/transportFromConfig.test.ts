@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { MessageTransport } from "../src/MessageTransport.ts"
 import { transportFromConfig } from "../src/transportFromConfig.ts"
 import { phoneCode, signInCode } from "./messages.ts"
-import { smtpServer } from "./smtpServer.ts"
+import { smtpServer } from "@platform/testkit"
 import { temporaryDirectory } from "./temporaryDirectory.ts"
 
 const withEnvironment = (variables: Record<string, string>) =>

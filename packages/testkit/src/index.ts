@@ -1,3 +1,4 @@
 export * from "./freePort.ts"
 export * from "./spawnService.ts"
 export * from "./tcpProxy.ts"
+export * from "./smtpServer.ts"
