@@ -27,6 +27,16 @@ export type RotateResult = Data.TaggedEnum<{
 export const RotateResult = Data.taggedEnum<RotateResult>()
 
 const decodeSignins = Schema.decodeUnknown(Schema.Array(SigninRow))
+
+/** `row_to_json` gives timestamps as text: turn them back into dates before decoding. */
+const reviveDates = (json: unknown): unknown => {
+  if (typeof json !== "object" || json === null) return json
+  const row = { ...(json as Record<string, unknown>) }
+  for (const column of ["created_at", "expires_at", "last_used_at", "revoked_at"]) {
+    if (typeof row[column] === "string") row[column] = new Date(row[column])
+  }
+  return row
+}
 const firstSignin = (rows: unknown) => Effect.map(Effect.orDie(decodeSignins(rows)), (decoded) => Option.fromNullable(decoded[0]))
 
 /** Sign-ins and their rotating refresh tokens (stored as SHA-256 digests). */
@@ -63,25 +73,49 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
     /**
      * Uses a refresh token once. The first use marks it used and issues the next one; any
      * later use — a replay, or the loser of two concurrent uses — revokes the whole sign-in.
+     * The common case is one statement: claim the token, touch the live sign-in, insert the
+     * next token, and answer the sign-in, atomically.
      */
     const rotate = (refreshToken: string, now: Date): Effect.Effect<RotateResult, SqlError> =>
-      sql.withTransaction(Effect.gen(function*() {
+      Effect.gen(function*() {
         const hash = sha256Hex(refreshToken)
-        const claimed = yield* sql<{ signin_id: string }>`
-          update refresh_tokens set used_at = ${now} where token_hash = ${hash} and used_at is null returning signin_id
+        const next = randomToken(REFRESH_TOKEN_PREFIX)
+        const rows = yield* sql<{ claimed: boolean; signin: unknown }>`
+          WITH claimed AS (
+            UPDATE refresh_tokens SET used_at = ${now}
+            WHERE token_hash = ${hash} AND used_at IS NULL
+            RETURNING signin_id
+          ),
+          live AS (
+            UPDATE signins SET last_used_at = ${now}
+            WHERE id = (SELECT signin_id FROM claimed) AND revoked_at IS NULL AND expires_at > ${now}
+            RETURNING *
+          ),
+          inserted AS (
+            INSERT INTO refresh_tokens (token_hash, signin_id, created_at)
+            SELECT ${sha256Hex(next)}, id, ${now} FROM live
+            RETURNING signin_id
+          )
+          SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
+                 (SELECT row_to_json(live) FROM live WHERE EXISTS (SELECT 1 FROM inserted)) AS signin
         `
-        if (claimed.length === 0) {
-          const known = yield* sql<{ signin_id: string }>`select signin_id from refresh_tokens where token_hash = ${hash}`
-          if (known.length === 0) return RotateResult.Unknown()
-          yield* revokeSignin(known[0]!.signin_id, now, "refresh_token_reused")
-          return RotateResult.Reused()
+        const row = rows[0]
+        if (row !== undefined && row.claimed && row.signin !== null) {
+          const signin = Option.getOrThrow(yield* firstSignin([reviveDates(row.signin)]))
+          return RotateResult.Rotated({ signin, refreshToken: next })
         }
-        const signin = yield* firstSignin(yield* sql`select * from signins where id = ${claimed[0]!.signin_id}`)
-        if (Option.isNone(signin) || signin.value.revoked_at !== null) return RotateResult.Revoked()
-        if (signin.value.expires_at.getTime() <= now.getTime()) return RotateResult.Expired()
-        yield* sql`update signins set last_used_at = ${now} where id = ${signin.value.id}`
-        return RotateResult.Rotated({ signin: signin.value, refreshToken: yield* insertRefreshToken(signin.value.id, now) })
-      })).pipe(Effect.withSpan("SigninsRepo.rotate"))
+        if (row !== undefined && row.claimed) {
+          // Claimed, but its sign-in is revoked or over: the token is spent and nothing is issued.
+          const signin = yield* firstSignin(
+            yield* sql`SELECT s.* FROM signins s JOIN refresh_tokens r ON r.signin_id = s.id WHERE r.token_hash = ${hash}`
+          )
+          return Option.isSome(signin) && signin.value.revoked_at === null ? RotateResult.Expired() : RotateResult.Revoked()
+        }
+        const known = yield* sql<{ signin_id: string }>`SELECT signin_id FROM refresh_tokens WHERE token_hash = ${hash}`
+        if (known.length === 0) return RotateResult.Unknown()
+        yield* revokeSignin(known[0]!.signin_id, now, "refresh_token_reused")
+        return RotateResult.Reused()
+      }).pipe(Effect.withSpan("SigninsRepo.rotate"))
 
     const find = (signinId: string) =>
       Effect.flatMap(sql`select * from signins where id = ${signinId}`, firstSignin)
