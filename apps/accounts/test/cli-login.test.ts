@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
+import * as jose from "jose"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
@@ -46,6 +47,15 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("termin
         refresh_token: expect.stringMatching(/^sar_/),
         account: { uuid: carbon.uuid, id: `c:${carbon.handle}` }
       })
+      // An EdDSA JWT of 1800 s naming its key, for the account's uuid; the sign-in lasts 900 days.
+      const header = jose.decodeProtectedHeader(verified.body.access_token)
+      expect(header).toMatchObject({ alg: "EdDSA", typ: "at+jwt", kid: expect.any(String) })
+      const claims = jose.decodeJwt(verified.body.access_token)
+      expect(claims).toMatchObject({ sub: carbon.uuid, aud: "accounts" })
+      expect(claims.exp! - claims.iat!).toBe(1800)
+      const lifetimeDays = (Date.parse(verified.body.refresh_token_expires_at) - Date.now()) / 86_400_000
+      expect(lifetimeDays).toBeGreaterThan(899.99)
+      expect(lifetimeDays).toBeLessThanOrEqual(900)
       const { url } = yield* AccountsUnderTest
       const session = yield* Effect.promise(() =>
         fetchAnswer(`${url}/v1/session`, { headers: { authorization: `Bearer ${verified.body.access_token}` } })

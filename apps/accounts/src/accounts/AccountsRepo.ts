@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { ValidationFailed } from "@platform/http"
-import { Clock, Data, Effect, Either, Option, Schema } from "effect"
+import { Data, Effect, Either, Option, Schema } from "effect"
 import { type AccountId, formatAccountId, parseAccountId } from "./AccountId.ts"
 import { AccountRow, type CarbonRow, isCarbonRow } from "./AccountRow.ts"
 import { allocateUuid } from "./allocateUuid.ts"
@@ -28,6 +28,7 @@ import {
 import { SUGGESTION_COUNT, suggestionCandidates } from "./idSuggestions.ts"
 import { type NewCarbon, validateNewCarbon, validationFailed } from "./NewCarbon.ts"
 import { isUuidShaped } from "./uuidPermutation.ts"
+import { now } from "../now.ts"
 
 /** Whether an id can be given to a new owner now. */
 export type IdAvailability = Data.TaggedEnum<{
@@ -119,7 +120,6 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(ACCOUNT_COLUMNS)
-    const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
     const selectAccounts = (rows: Effect.Effect<ReadonlyArray<object>, SqlError>) =>
       rows.pipe(Effect.flatMap(decodeRows(AccountRow)), Effect.orDie, Effect.map((found) => Option.fromNullable(found[0])))

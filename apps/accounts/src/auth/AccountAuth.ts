@@ -1,7 +1,7 @@
 import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
 import { sha256Hex } from "@platform/crypto"
 import { cookieName, errorResponse, OriginNotAllowed, requireOrigin } from "@platform/http"
-import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { AccountsConfig } from "../config.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
 import { CurrentAccount } from "./CurrentAccount.ts"
@@ -16,6 +16,7 @@ import {
 } from "./errors.ts"
 import type { SigninRow } from "./Signin.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
+import { now } from "../now.ts"
 
 export const SESSION_COOKIE = "sa_session"
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
@@ -111,14 +112,14 @@ export const AccountAuthLive = Layer.effect(
 
     return Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const at = yield* now
       const authorization = request.headers["authorization"]
-      if (authorization !== undefined) return yield* fromBearer(authorization, now)
+      if (authorization !== undefined) return yield* fromBearer(authorization, at)
       const cookie = cookieValue(request.headers["cookie"], sessionCookie)
       if (cookie !== undefined && cookie !== "") {
         // Bearer requests are exempt: a browser never attaches them on its own.
         if (STATE_CHANGING.has(request.method)) yield* requireOrigin([config.publicUrl])
-        return yield* fromCookie(cookie, now)
+        return yield* fromCookie(cookie, at)
       }
       return yield* Effect.fail(
         new AccountAuthRequired({

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore, ValidationFailed } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Clock, Effect, Either, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { normalizeEmail, normalizePhone } from "../accounts/contactAddresses.ts"
 import { AccountNotFound } from "../accounts/errors.ts"
@@ -10,6 +10,7 @@ import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import { VerificationCodes } from "../verification/index.ts"
+import { now } from "../now.ts"
 
 export const CLI_LOGIN_PURPOSE = "cli_login"
 const CLIENT_LABEL_LIMIT = 100
@@ -102,7 +103,7 @@ export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handl
             accountUuid: account.value.uuid,
             clientLabel: payload.client_label === undefined ? null : payload.client_label.slice(0, CLIENT_LABEL_LIMIT),
             method: "cli_code",
-            now: new Date(yield* Clock.currentTimeMillis)
+            now: yield* now
           })
         }), { uninterruptible: true })
   }))

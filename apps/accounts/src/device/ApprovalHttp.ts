@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountsApi } from "../api.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
@@ -10,8 +10,8 @@ import { deviceRequestOf } from "./DeviceRequest.ts"
 import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
 import { decisionsPerCarbon } from "./policy.ts"
 import { normalizeUserCode } from "./userCode.ts"
+import { now } from "../now.ts"
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 const notFound = () =>
   new DeviceCodeNotFound({

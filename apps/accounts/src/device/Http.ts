@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
-import { Clock, Duration, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { AccountsApi } from "../api.ts"
 import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import { AccountsConfig } from "../config.ts"
@@ -11,6 +11,7 @@ import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
 import { requireFirstPartyClient } from "../oauth/firstPartyClient.ts"
 import { authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
 import { displayUserCode } from "./userCode.ts"
+import { now } from "../now.ts"
 
 /** The account site's page where a person types the user code (served on the public origin, not by this API). */
 export const VERIFICATION_PAGE_PATH = "/device"
@@ -38,7 +39,7 @@ export const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "device
         const issued = yield* Effect.orDie(codes.create({
           clientId: FIRST_PARTY_CLIENT_ID,
           clientLabel: clientLabelOf(parameters),
-          now: new Date(yield* Clock.currentTimeMillis)
+          now: yield* now
         }))
         const userCode = displayUserCode(issued.userCode)
         return {

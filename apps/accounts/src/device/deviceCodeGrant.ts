@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { type OAuthError, oauthError } from "@platform/http"
-import { Clock, Effect, Either } from "effect"
+import { Effect, Either } from "effect"
 import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import { required } from "../oauth/OAuthParameters.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import type { TokenResponse } from "../oauth/TokenResponse.ts"
 import { DeviceCodesRepo, type PollOutcome } from "./DeviceCodesRepo.ts"
+import { now } from "../now.ts"
 
 type Refusal = Exclude<PollOutcome, { readonly _tag: "Approved" }>
 
@@ -39,16 +40,16 @@ export const deviceCodeGrant = (
     const sql = yield* SqlClient.SqlClient
     const codes = yield* DeviceCodesRepo
     const issuer = yield* TokenIssuer
-    const now = new Date(yield* Clock.currentTimeMillis)
+    const at = yield* now
     const collect = (outcome: PollOutcome): Effect.Effect<Either.Either<TokenResponse, Refusal>> =>
       outcome._tag === "Approved"
         ? Effect.map(
-          issuer.signIn({ accountUuid: outcome.accountUuid, clientLabel: outcome.clientLabel, method: "device", now }),
+          issuer.signIn({ accountUuid: outcome.accountUuid, clientLabel: outcome.clientLabel, method: "device", now: at }),
           Either.right
         )
         : Effect.succeed(Either.left(outcome))
     const answer = yield* Effect.orDie(
-      sql.withTransaction(Effect.flatMap(codes.poll(deviceCode, FIRST_PARTY_CLIENT_ID, now), collect))
+      sql.withTransaction(Effect.flatMap(codes.poll(deviceCode, FIRST_PARTY_CLIENT_ID, at), collect))
     )
     if (Either.isLeft(answer)) return yield* Effect.fail(refusalOf(answer.left))
     return answer.right

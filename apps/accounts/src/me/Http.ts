@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ValidationFailed } from "@platform/http"
-import { Clock, Effect, Either, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { type AccountRow, isCarbonRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo, type ProfileChanges } from "../accounts/AccountsRepo.ts"
 import { carbonMe } from "../accounts/Me.ts"
@@ -8,6 +8,7 @@ import { validateDisplayName, validateDob, validateTimezone } from "../accounts/
 import { AccountsApi } from "../api.ts"
 import type { MePatch } from "./Api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
+import { now } from "../now.ts"
 
 /** Every bad field at once, as `details.fields`; otherwise the normalized changes. */
 const validateChanges = (
@@ -51,7 +52,7 @@ export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
       .handle("update", ({ payload }) =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const changes = yield* validateChanges(payload, new Date(yield* Clock.currentTimeMillis))
+          const changes = yield* validateChanges(payload, yield* now)
           return yield* meOf(yield* accounts.updateProfile(account.uuid, changes))
         }))
   }))

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { noStore, oauthError } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
@@ -9,8 +9,8 @@ import { deviceCodeGrant } from "../device/deviceCodeGrant.ts"
 import { requireFirstPartyClient } from "./firstPartyClient.ts"
 import { oauthParameters, required } from "./OAuthParameters.ts"
 import { TokenIssuer } from "./TokenIssuer.ts"
+import { now } from "../now.ts"
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =>
   Effect.gen(function*() {

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken } from "@platform/crypto"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
+import { now } from "../now.ts"
 
 export interface NewReport {
   readonly message: string
@@ -15,7 +16,7 @@ export class ReportsRepo extends Effect.Service<ReportsRepo>()("accounts/Reports
     const insert = (report: NewReport) =>
       Effect.gen(function*() {
         const id = randomToken("rep_", 16)
-        const receivedAt = new Date(yield* Clock.currentTimeMillis)
+        const receivedAt = yield* now
         yield* sql`
           insert into reports (id, message, pr_url, account_uuid, created_at)
           values (${id}, ${report.message}, ${report.prUrl ?? null}, ${report.accountUuid ?? null}, ${receivedAt})

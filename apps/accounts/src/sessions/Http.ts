@@ -1,12 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { SessionNotFound } from "../auth/errors.ts"
 import { sessionOf } from "../auth/Signin.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { now } from "../now.ts"
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handlers) =>
   Effect.gen(function*() {

@@ -1,0 +1,4 @@
+import { Clock, Effect } from "effect"
+
+/** The current time from Effect's Clock (so tests can move it), as a Date. */
+export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
