@@ -5,8 +5,10 @@ import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
 import { AccountsMigration } from "./accounts/AccountsMigration.ts"
 import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
+import { EventsMigration } from "./events/EventsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
+import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
 import { VerificationMigration } from "./verification/VerificationMigration.ts"
 
 /**
@@ -22,5 +24,7 @@ export const accountsMigrations: Migrations = {
   "0006_outgoing_messages": MessageOutboxMigration,
   "0007_verification_codes": VerificationMigration,
   "0008_signins": SigninsMigration,
-  "0009_device_codes": DeviceCodesMigration
+  "0009_device_codes": DeviceCodesMigration,
+  "0010_account_events": EventsMigration,
+  "0011_silicons": SiliconsMigration
 }

@@ -13,6 +13,7 @@ import { EmailsLive, PhonesLive } from "./contacts/Http.ts"
 import { DeviceApprovalLive } from "./device/ApprovalHttp.ts"
 import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceAuthorizationLive } from "./device/Http.ts"
+import { MeViews } from "./me/AccountMe.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { TokenIssuer } from "./oauth/TokenIssuer.ts"
@@ -48,6 +49,7 @@ export const AccountsHandlers = Layer.mergeAll(
 ).pipe(
   Layer.provide(AccountAuthLive),
   Layer.provide(TokenIssuer.Default),
+  Layer.provide(MeViews.Default),
   Layer.provide(DeviceCodesRepo.Default),
   Layer.provide(ReportsRepo.Default),
   Layer.provide(AccountsRepo.Default),

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { Data, Effect } from "effect"
+import { Data, Effect, Option } from "effect"
 import type { EncryptionKey } from "./encryption-key.ts"
 
 /**
@@ -51,4 +51,20 @@ export const decryptSecret = (
     },
     catch: () => new SecretDecryptionError({ message: "encrypted secret failed authentication (wrong key or altered data)" })
   })
+}
+
+/** Encrypts `plaintext` when a key is configured, else keeps it as is (development without a key). */
+export const sealSecret = (key: Option.Option<EncryptionKey>, plaintext: string, associatedData = ""): string =>
+  Option.isSome(key) ? encryptSecret(key.value, plaintext, associatedData) : plaintext
+
+/** Reads a value stored by `sealSecret`: decrypted when it is an envelope (which then needs the key). */
+export const openSecret = (
+  key: Option.Option<EncryptionKey>,
+  stored: string,
+  associatedData = ""
+): Effect.Effect<string, SecretDecryptionError> => {
+  if (!isEncryptedSecret(stored)) return Effect.succeed(stored)
+  return Option.isSome(key)
+    ? decryptSecret(key.value, stored, associatedData)
+    : Effect.fail(new SecretDecryptionError({ message: "an encrypted secret is stored but no key encryption key is set" }))
 }

@@ -6,6 +6,6 @@ export {
   encryptionKeyFromBytes,
   InvalidEncryptionKey
 } from "./encryption-key.ts"
-export { decryptSecret, encryptSecret, isEncryptedSecret, SecretDecryptionError } from "./envelope.ts"
+export { decryptSecret, encryptSecret, isEncryptedSecret, openSecret, sealSecret, SecretDecryptionError } from "./envelope.ts"
 export { randomDigits, randomHex, randomToken } from "./random.ts"
 export { hashSecret, SCRYPT_PARAMS, verifyAgainstDummy, verifySecret } from "./secret-hash.ts"

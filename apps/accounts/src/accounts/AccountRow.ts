@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { type AccountKind, formatAccountId } from "./AccountId.ts"
 
 export const AccountStatus = Schema.Literal("active", "pending_custodian", "deleted")
+export type AccountStatus = typeof AccountStatus.Type
 
 /** One `accounts` row as the repository selects it (`dob` read as text, YYYY-MM-DD). */
 export const AccountRow = Schema.Struct({

@@ -2,8 +2,8 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { ValidationFailed } from "@platform/http"
 import { Data, Effect, Either, Option, Schema } from "effect"
-import { type AccountId, formatAccountId, parseAccountId } from "./AccountId.ts"
-import { AccountRow, type CarbonRow, isCarbonRow } from "./AccountRow.ts"
+import { type AccountId, type AccountKind, formatAccountId, parseAccountId } from "./AccountId.ts"
+import { AccountRow, type AccountStatus, type CarbonRow, isCarbonRow } from "./AccountRow.ts"
 import { allocateUuid } from "./allocateUuid.ts"
 import { type ContactChannel, normalizeAddress } from "./contactAddresses.ts"
 import { ContactRow } from "./ContactRow.ts"
@@ -76,7 +76,19 @@ const notVerified = (channel: ContactChannel): ContactNotVerified =>
     })
 
 /** The handle is held by another account (the unique index said so); becomes IdTaken with suggestions. */
-class HandleTaken extends Data.TaggedError("HandleTaken") {}
+export class HandleTaken extends Data.TaggedError("HandleTaken") {}
+
+/** A new account row; `handle` lower-case, already validated. */
+export interface NewAccount {
+  readonly kind: AccountKind
+  readonly handle: string
+  readonly displayName: string
+  readonly pfpUrl: string | null
+  readonly dob: string | null
+  readonly timezone: string
+  readonly status: AccountStatus
+  readonly at: Date
+}
 
 const TABLES: Readonly<Record<ContactChannel, string>> = { email: "account_emails", phone: "account_phones" }
 
@@ -220,6 +232,38 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
       }).pipe(Effect.catchTag("SqlError", contactRefusal(channel)))
 
     /**
+     * Inside the caller's transaction: a fresh uuid and a new account row holding `handle`.
+     * A handle another account holds fails with HandleTaken (turn it into IdTaken with
+     * `refuseTakenId` once the transaction has rolled back); one reserved for its previous
+     * owner fails with IdReserved.
+     */
+    const insertAccount = (input: NewAccount): Effect.Effect<AccountRow, HandleTaken | IdReserved | SqlError> =>
+      Effect.gen(function*() {
+        const uuid = yield* allocateUuid(sql)
+        const inserted = yield* sql`
+          INSERT INTO accounts (uuid, kind, handle, display_name, pfp_url, dob, timezone, status, created_at, updated_at, version)
+          VALUES (${uuid}, ${input.kind}, ${input.handle}, ${input.displayName}, ${input.pfpUrl}, ${input.dob},
+                  ${input.timezone}, ${input.status}, ${input.at}, ${input.at}, 1)
+          RETURNING ${columns}
+        `.pipe(
+          Effect.catchTag("SqlError", (error): Effect.Effect<never, SqlError | HandleTaken> =>
+            violatedConstraint(error) === "accounts_handle_key" ? Effect.fail(new HandleTaken()) : Effect.fail(error))
+        )
+        // After the insert, which waited for any transaction moving this handle away:
+        // a reservation that transaction wrote is visible to this new statement.
+        const reserved = yield* reservedUntil(input.handle, input.at)
+        if (Option.isSome(reserved)) {
+          return yield* new IdReserved({
+            message: `The id ${formatAccountId(input)} is reserved for its previous owner.`,
+            details: { reserved_until: reserved.value.toISOString() }
+          })
+        }
+        const [row] = yield* decodeRows(AccountRow)(inserted)
+        if (row === undefined) return yield* Effect.dieMessage("the new account was not returned")
+        return row
+      })
+
+    /**
      * A new active Carbon, in one transaction: a fresh uuid, the account, and
      * its email and phone as verified primaries.
      */
@@ -237,30 +281,21 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
         const at = yield* now
         const fields = yield* validateNewCarbon(input, at)
         const insert = Effect.gen(function*() {
-          const uuid = yield* allocateUuid(sql)
-          const inserted = yield* sql`
-            INSERT INTO accounts (uuid, kind, handle, display_name, pfp_url, dob, timezone, status, created_at, updated_at, version)
-            VALUES (${uuid}, 'carbon', ${id.handle}, ${fields.displayName}, NULL, ${fields.dob}, ${fields.timezone},
-                    'active', ${at}, ${at}, 1)
-            RETURNING ${columns}
-          `.pipe(
-            Effect.catchTag("SqlError", (error) =>
-              violatedConstraint(error) === "accounts_handle_key" ? Effect.fail(new HandleTaken()) : Effect.die(error))
-          )
-          // After the insert, which waited for any transaction moving this handle away:
-          // a reservation that transaction wrote is visible to this new statement.
-          const reserved = yield* reservedUntil(id.handle, at)
-          if (Option.isSome(reserved)) {
-            return yield* new IdReserved({
-              message: `The id ${formatAccountId(id)} is reserved for its previous owner.`,
-              details: { reserved_until: reserved.value.toISOString() }
-            })
-          }
+          const account = yield* insertAccount({
+            kind: "carbon",
+            handle: id.handle,
+            displayName: fields.displayName,
+            pfpUrl: null,
+            dob: fields.dob,
+            timezone: fields.timezone,
+            status: "active",
+            at
+          })
+          const uuid = account.uuid
           if (fields.email !== null) yield* saveContact(uuid, "email", fields.email, true, at)
           if (fields.phone !== null) yield* saveContact(uuid, "phone", fields.phone, true, at)
-          const [row] = yield* decodeRows(AccountRow)(inserted)
-          if (row === undefined || !isCarbonRow(row)) return yield* Effect.dieMessage("the new Carbon was not returned")
-          return row
+          if (!isCarbonRow(account)) return yield* Effect.dieMessage("the new Carbon was not returned")
+          return account
         })
         return yield* sql.withTransaction(insert).pipe(
           Effect.catchTags({
@@ -498,6 +533,8 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
       })).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("AccountsRepo.removeContact"))
 
     return {
+      insertAccount,
+      refuseTakenId: idTaken,
       createCarbon,
       updateProfile,
       findByUuid,

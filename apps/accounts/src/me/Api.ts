@@ -1,7 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { strict } from "@platform/http"
 import { Schema } from "effect"
-import { CarbonMe } from "../accounts/Me.ts"
+import { errorResponse } from "@platform/http"
+import { DobImmutable } from "../silicons/errors.ts"
+import { AccountMe } from "./AccountMe.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 
 export const MePatch = strict(Schema.Struct({
@@ -11,14 +13,15 @@ export const MePatch = strict(Schema.Struct({
 })).annotations({ identifier: "MePatch" })
 
 export class MeApi extends HttpApiGroup.make("me")
-  .add(HttpApiEndpoint.get("get", "/v1/me").addSuccess(CarbonMe))
+  .add(HttpApiEndpoint.get("get", "/v1/me").addSuccess(AccountMe))
   .add(
     HttpApiEndpoint.patch("update", "/v1/me")
       .setPayload(MePatch)
-      .addSuccess(CarbonMe)
+      .addSuccess(AccountMe)
+      .addError(errorResponse(DobImmutable))
       .annotate(
         OpenApi.Description,
-        "Changes the given fields; unknown fields are refused (422). `version` goes up on every change."
+        "Changes the given fields; unknown fields are refused (422). `version` goes up on every change. A Silicon's dob is its creation date: changing it is 422 dob_immutable."
       )
   )
   .middleware(AccountAuth)

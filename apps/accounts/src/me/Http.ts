@@ -1,14 +1,14 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ValidationFailed } from "@platform/http"
-import { Effect, Either, Option } from "effect"
-import { type AccountRow, isCarbonRow } from "../accounts/AccountRow.ts"
+import { Effect, Either } from "effect"
 import { AccountsRepo, type ProfileChanges } from "../accounts/AccountsRepo.ts"
-import { carbonMe } from "../accounts/Me.ts"
 import { validateDisplayName, validateDob, validateTimezone } from "../accounts/profileFields.ts"
 import { AccountsApi } from "../api.ts"
-import type { MePatch } from "./Api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { now } from "../now.ts"
+import { DobImmutable } from "../silicons/errors.ts"
+import { MeViews } from "./AccountMe.ts"
+import type { MePatch } from "./Api.ts"
 
 /** Every bad field at once, as `details.fields`; otherwise the normalized changes. */
 const validateChanges = (
@@ -39,20 +39,21 @@ const validateChanges = (
 export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* AccountsRepo
-    const meOf = (row: Option.Option<AccountRow>) =>
-      Option.isSome(row) && isCarbonRow(row.value)
-        ? Effect.succeed(carbonMe(row.value))
-        : Effect.dieMessage("an authenticated sign-in names no Carbon account")
+    const views = yield* MeViews
     return handlers
-      .handle("get", () =>
-        Effect.gen(function*() {
-          const account = yield* CurrentAccount
-          return yield* meOf(yield* accounts.findByUuid(account.uuid))
-        }))
+      .handle("get", () => Effect.flatMap(CurrentAccount, (account) => views.load(account.uuid)))
       .handle("update", ({ payload }) =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const changes = yield* validateChanges(payload, yield* now)
-          return yield* meOf(yield* accounts.updateProfile(account.uuid, changes))
+          const current = yield* views.load(account.uuid)
+          if (current.kind === "silicon" && payload.dob !== undefined && payload.dob !== current.dob) {
+            return yield* new DobImmutable({ message: "A Silicon's dob is its creation date and cannot change." })
+          }
+          const changes = yield* validateChanges(
+            current.kind === "silicon" ? { ...payload, dob: undefined } : payload,
+            yield* now
+          )
+          yield* accounts.updateProfile(account.uuid, changes)
+          return yield* views.load(account.uuid)
         }))
   }))

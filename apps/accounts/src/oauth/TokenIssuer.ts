@@ -1,34 +1,31 @@
-import { Effect, Option } from "effect"
-import { AccountsRepo } from "../accounts/AccountsRepo.ts"
-import { isCarbonRow } from "../accounts/AccountRow.ts"
-import { carbonMe } from "../accounts/Me.ts"
+import { Effect } from "effect"
+import { MeViews } from "../me/AccountMe.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import type { SigninMethod, SigninRow } from "../auth/Signin.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
 import type { TokenResponse } from "./TokenResponse.ts"
 
-/** First-party tokens act for the account itself: every field of its own. */
+/** First-party tokens act for the account itself: every field of its own (Silicons have no email or phone). */
 export const FIRST_PARTY_SCOPE = "profile email phone dob timezone"
+const SILICON_FIRST_PARTY_SCOPE = "profile dob timezone"
 
 /** Turns a sign-in into the Token response with the first-party audience. */
 export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIssuer", {
   effect: Effect.gen(function*() {
     const tokens = yield* AccessTokens
     const signins = yield* SigninsRepo
-    const accounts = yield* AccountsRepo
+    const views = yield* MeViews
 
     const respond = (signin: SigninRow, refreshToken: string, now: Date) =>
       Effect.gen(function*() {
-        const account = yield* Effect.orDie(accounts.findByUuid(signin.account_uuid))
-        if (Option.isNone(account) || !isCarbonRow(account.value)) {
-          return yield* Effect.dieMessage(`sign-in ${signin.id} names no Carbon account`)
-        }
+        const account = yield* views.load(signin.account_uuid)
+        const scope = account.kind === "silicon" ? SILICON_FIRST_PARTY_SCOPE : FIRST_PARTY_SCOPE
         const access = yield* tokens.issue({
           accountUuid: signin.account_uuid,
           signinId: signin.id,
           clientId: FIRST_PARTY_CLIENT_ID,
           audience: FIRST_PARTY_CLIENT_ID,
-          scope: FIRST_PARTY_SCOPE,
+          scope,
           now
         })
         const response: TokenResponse = {
@@ -37,8 +34,8 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
           expires_in: access.expiresIn,
           refresh_token: refreshToken,
           refresh_token_expires_at: signin.expires_at.toISOString(),
-          scope: FIRST_PARTY_SCOPE,
-          account: carbonMe(account.value)
+          scope,
+          account
         }
         return response
       })

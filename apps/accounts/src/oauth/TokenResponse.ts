@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { CarbonMe } from "../accounts/Me.ts"
+import { AccountMe } from "../me/AccountMe.ts"
 
 /** The Token response of spec 1, first-party audience: the account is the caller's own view. */
 export const TokenResponse = Schema.Struct({
@@ -11,6 +11,6 @@ export const TokenResponse = Schema.Struct({
     description: "900 days from the sign-in; refreshing does not extend it"
   }),
   scope: Schema.String,
-  account: CarbonMe
+  account: AccountMe
 }).annotations({ identifier: "TokenResponse" })
 export type TokenResponse = typeof TokenResponse.Type

@@ -1,0 +1,21 @@
+import { Effect, Option } from "effect"
+import type { SiliconRow } from "../silicons/SiliconRow.ts"
+import { SiliconsRepo } from "../silicons/SiliconsRepo.ts"
+import { CurrentAccount } from "./CurrentAccount.ts"
+import { SiliconOnly } from "./errors.ts"
+
+/**
+ * The signed-in Silicon's record, for Silicon-only routes (spec 1, Account
+ * management): a Carbon is 403 silicon_only. Use it behind `AccountAuth`.
+ */
+export const requireSilicon: Effect.Effect<SiliconRow, SiliconOnly, CurrentAccount | SiliconsRepo> = Effect.gen(
+  function*() {
+    const current = yield* CurrentAccount
+    const silicons = yield* SiliconsRepo
+    const silicon = yield* silicons.find(current.uuid)
+    if (Option.isNone(silicon)) {
+      return yield* new SiliconOnly({ message: "Only a Silicon (an agent's account) can use this route." })
+    }
+    return silicon.value
+  }
+)

@@ -1,0 +1,331 @@
+import { SqlClient } from "@effect/sql"
+import { hashSecret, randomToken, sha256Hex } from "@platform/crypto"
+import { Data, Duration, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { formatAccountId } from "../accounts/AccountId.ts"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { violatedConstraint } from "../accounts/constraintViolation.ts"
+import { recordEvent } from "../events/recordEvent.ts"
+import { AccountsConfig } from "../config.ts"
+import { now } from "../now.ts"
+import type { CustodianAddress } from "./custodianAddress.ts"
+import { CUSTODIAN_REQUEST_DAYS, type CustodianRequestRow } from "./CustodianRequest.ts"
+import { CustodianRequestsRepo, type LockedRequest } from "./CustodianRequestsRepo.ts"
+import {
+  AlreadyCustodian,
+  CustodianRequestExpired,
+  CustodianRequestNotFound,
+  CustodianRequestNotPending,
+  CustodianRequestPending,
+  SiliconNotFound,
+  TransferNotFound,
+  TransferPending,
+  TransferStale,
+  TransferToSelf
+} from "./errors.ts"
+import { notifyCustodian } from "./notifyCustodian.ts"
+import { SiliconsRepo } from "./SiliconsRepo.ts"
+import { WebhookSecrets } from "./WebhookSecrets.ts"
+
+/** At most this many self-created Silicons wait for one custodian (spec 1, Limits). */
+export const PENDING_PER_CUSTODIAN = 20
+export const REQUEST_TOKEN_PREFIX = "sarq_"
+const REQUEST_LIFETIME = Duration.days(CUSTODIAN_REQUEST_DAYS)
+
+/** A new Silicon's fields, validated; the STK in clear (it is hashed here and shown once by the caller). */
+export interface SiliconInput {
+  readonly handle: string
+  readonly displayName: string
+  readonly timezone: string
+  readonly pfpUrl: string | null
+  readonly stk: string
+  readonly webhookUrl: string | null
+}
+
+/**
+ * Outcomes committed before the caller hears of them: a request whose 14 days
+ * passed (it expires, then 410), and a transfer whose custody changed since it
+ * was asked (it is cancelled, then 409 transfer_stale).
+ */
+class RequestExpiredMeanwhile extends Data.TaggedError("RequestExpiredMeanwhile") {}
+class StaleTransferCancelled extends Data.TaggedError("StaleTransferCancelled") {}
+
+const expired = () => new CustodianRequestExpired({ message: "This custodian request expired after 14 days." })
+
+/** Custody of Silicons: self-creation and its request, custodian-made Silicons, decisions, transfers, expiry. */
+export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* AccountsConfig
+    const accounts = yield* AccountsRepo
+    const silicons = yield* SiliconsRepo
+    const requests = yield* CustodianRequestsRepo
+    const webhookSecrets = yield* WebhookSecrets
+
+    const notifyTo = (to: CustodianAddress, message: { readonly subject: string; readonly text: string }) =>
+      notifyCustodian(to, message).pipe(
+        Effect.provideService(AccountsRepo, accounts),
+        Effect.provideService(SqlClient.SqlClient, sql)
+      )
+
+    /** The new Silicon's rows; HandleTaken becomes 409 id_taken with suggestions once the transaction is over. */
+    const insertSilicon = (input: SiliconInput, custodianUuid: string | null, at: Date) =>
+      Effect.gen(function*() {
+        const webhookSecret = input.webhookUrl === null ? null : randomToken("whsec_")
+        const uuid = yield* silicons.insert({
+          handle: input.handle,
+          displayName: input.displayName,
+          timezone: input.timezone,
+          pfpUrl: input.pfpUrl,
+          stkHash: yield* hashSecret(input.stk),
+          webhookUrl: input.webhookUrl,
+          webhookSecret: webhookSecret === null ? null : webhookSecrets.seal(webhookSecret),
+          custodianUuid,
+          at
+        })
+        return { uuid, webhookSecret }
+      })
+
+    const reloaded = (uuid: string) =>
+      Effect.flatMap(silicons.find(uuid), Option.match({
+        onNone: () => Effect.dieMessage(`Silicon ${uuid} vanished`),
+        onSome: Effect.succeed
+      }))
+
+    const reloadedRequest = (id: string) =>
+      Effect.flatMap(requests.find(id), Option.match({
+        onNone: () => Effect.dieMessage(`custodian request ${id} vanished`),
+        onSome: Effect.succeed
+      }))
+
+    /**
+     * POST /v1/silicons: a pending Silicon, its initial request (polled with the
+     * returned `sarq_` token) and the message to the custodian, in one transaction.
+     */
+    const selfCreate = (input: SiliconInput, to: CustodianAddress) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const requestToken = randomToken(REQUEST_TOKEN_PREFIX)
+        const requestId = randomUUID()
+        const created = yield* sql.withTransaction(Effect.gen(function*() {
+          // Serializes creations naming one custodian, so the pending limit holds under concurrency.
+          yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`custodian:${to.toEmail ?? to.toUuid}`}))`
+          if ((yield* requests.pendingInitialCount(to.toUuid, to.toEmail)) >= PENDING_PER_CUSTODIAN) {
+            return yield* new CustodianRequestPending({
+              message: `${PENDING_PER_CUSTODIAN} self-created Silicons already wait for this custodian.`,
+              hint: "Ask the custodian to decide on the waiting requests first."
+            })
+          }
+          const silicon = yield* insertSilicon(input, null, at)
+          yield* requests.insert({
+            id: requestId,
+            kind: "initial",
+            siliconUuid: silicon.uuid,
+            fromUuid: null,
+            toUuid: to.toUuid,
+            toEmail: to.toEmail,
+            requestTokenHash: sha256Hex(requestToken),
+            at,
+            expiresAt: new Date(at.getTime() + Duration.toMillis(REQUEST_LIFETIME))
+          })
+          yield* notifyTo(to, {
+            subject: `${input.displayName} asks you to be its custodian`,
+            text: `The Silicon ${input.displayName} (si:${input.handle}) asks you to be its custodian. ` +
+              `Sign in at ${config.publicUrl} to accept or decline within ${CUSTODIAN_REQUEST_DAYS} days; ` +
+              "if you do nothing, it is deleted then."
+          })
+          return silicon
+        })).pipe(
+          Effect.catchTags({
+            HandleTaken: () => accounts.refuseTakenId({ kind: "silicon", handle: input.handle }, at),
+            SqlError: Effect.die
+          })
+        )
+        return {
+          silicon: yield* reloaded(created.uuid),
+          request: yield* reloadedRequest(requestId),
+          requestToken,
+          webhookSecret: created.webhookSecret
+        }
+      }).pipe(Effect.withSpan("Custody.selfCreate"))
+
+    /** POST /v1/me/silicons: an active Silicon in the caller's custody, able to sign in at once. */
+    const createInCustody = (custodianUuid: string, input: SiliconInput) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const created = yield* sql.withTransaction(insertSilicon(input, custodianUuid, at)).pipe(
+          Effect.catchTags({
+            HandleTaken: () => accounts.refuseTakenId({ kind: "silicon", handle: input.handle }, at),
+            SqlError: Effect.die
+          })
+        )
+        return { silicon: yield* reloaded(created.uuid), webhookSecret: created.webhookSecret }
+      }).pipe(Effect.withSpan("Custody.createInCustody"))
+
+    /** Inside a transaction: a locked pending request passes its 14 days. A self-created Silicon ends with it. */
+    const expireLocked = (request: LockedRequest, at: Date) =>
+      Effect.gen(function*() {
+        yield* requests.decide(request.id, "expired", at)
+        if (request.kind === "initial") yield* silicons.end(request.silicon_uuid, "expired", at)
+      })
+
+    const accept = (request: LockedRequest, carbonUuid: string, at: Date) =>
+      Effect.gen(function*() {
+        const silicon = yield* reloaded(request.silicon_uuid)
+        if (request.kind === "initial") {
+          yield* sql`
+            UPDATE accounts SET status = 'active', updated_at = ${at}, version = version + 1
+            WHERE uuid = ${request.silicon_uuid} AND status = 'pending_custodian'
+          `
+        } else {
+          if (silicon.status !== "active" || silicon.custodian?.uuid !== request.from_uuid) {
+            yield* requests.decide(request.id, "cancelled", at)
+            return yield* new StaleTransferCancelled()
+          }
+          if (request.from_uuid === carbonUuid) {
+            return yield* new AlreadyCustodian({ message: "You are this Silicon's custodian already." })
+          }
+        }
+        yield* sql`UPDATE silicons SET custodian_uuid = ${carbonUuid} WHERE account_uuid = ${request.silicon_uuid}`
+        yield* requests.decide(request.id, "accepted", at, carbonUuid)
+        yield* recordEvent(sql, {
+          type: "silicon.custodian.accepted",
+          accountUuid: request.silicon_uuid,
+          occurredAt: at,
+          data: { uuid: request.silicon_uuid, kind: request.kind, custodian: carbonUuid, previous_custodian: request.from_uuid }
+        })
+      })
+
+    /**
+     * A Carbon accepts or declines a request addressed to it. Declining an
+     * initial request deletes the Silicon and frees its id at once.
+     */
+    const decide = (carbonUuid: string, requestId: string, decision: "accept" | "decline") =>
+      Effect.gen(function*() {
+        const at = yield* now
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const locked = yield* requests.lockAddressedTo(requestId, carbonUuid)
+          if (Option.isNone(locked)) {
+            return yield* new CustodianRequestNotFound({ message: "No custodian request with this id is addressed to you." })
+          }
+          const request = locked.value
+          if (request.status !== "pending") {
+            return yield* new CustodianRequestNotPending({
+              message: `This request was ${request.status} already.`,
+              details: { status: request.status }
+            })
+          }
+          if (request.expires_at.getTime() <= at.getTime()) {
+            yield* expireLocked(request, at)
+            return yield* new RequestExpiredMeanwhile()
+          }
+          if (decision === "accept") return yield* accept(request, carbonUuid, at)
+          yield* requests.decide(request.id, "declined", at, carbonUuid)
+          if (request.kind === "initial") yield* silicons.end(request.silicon_uuid, "declined", at)
+        })).pipe(
+          // The expiry (and a stale transfer's cancellation) is committed; only then does the caller hear of it.
+          Effect.catchTags({
+            RequestExpiredMeanwhile: () => Effect.fail(expired()),
+            StaleTransferCancelled: () =>
+              Effect.fail(
+                new TransferStale({ message: "The Silicon's custody changed since this transfer was asked; it is cancelled." })
+              ),
+            SqlError: Effect.die
+          })
+        )
+        return yield* reloadedRequest(requestId)
+      }).pipe(Effect.withSpan("Custody.decide"))
+
+    /** The custodian asks another Carbon to take the Silicon over (one pending transfer at a time). */
+    const transfer = (custodianUuid: string, siliconUuid: string, to: CustodianAddress) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        if (to.toUuid === custodianUuid) {
+          return yield* new TransferToSelf({ message: "You are this Silicon's custodian already; name another Carbon." })
+        }
+        const requestId = randomUUID()
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const silicon = yield* silicons.findInCustody(custodianUuid, siliconUuid)
+          if (Option.isNone(silicon) || silicon.value.status !== "active") {
+            return yield* new SiliconNotFound({ message: "No active Silicon with this uuid is in your custody." })
+          }
+          yield* requests.insert({
+            id: requestId,
+            kind: "transfer",
+            siliconUuid,
+            fromUuid: custodianUuid,
+            toUuid: to.toUuid,
+            toEmail: to.toEmail,
+            requestTokenHash: null,
+            at,
+            expiresAt: new Date(at.getTime() + Duration.toMillis(REQUEST_LIFETIME))
+          })
+          yield* notifyTo(to, {
+            subject: `${silicon.value.display_name} is being handed over to you`,
+            text: `You are asked to become the custodian of the Silicon ${silicon.value.display_name} ` +
+              `(${formatAccountId({ kind: "silicon", handle: silicon.value.handle ?? "" })}). Sign in at ` +
+              `${config.publicUrl} to accept or decline within ${CUSTODIAN_REQUEST_DAYS} days.`
+          })
+        })).pipe(
+          Effect.catchTag("SqlError", (error) =>
+            violatedConstraint(error) === "custodian_requests_one_pending"
+              ? Effect.flatMap(requests.pendingFor(siliconUuid), (pending) =>
+                Effect.fail(
+                  new TransferPending({
+                    message: "A transfer of this Silicon is pending already; cancel it first.",
+                    details: { request_id: Option.match(pending, { onNone: () => "", onSome: (row) => row.id }) }
+                  })
+                ))
+              : Effect.die(error))
+        )
+        return yield* reloadedRequest(requestId)
+      }).pipe(Effect.withSpan("Custody.transfer"))
+
+    /** The custodian withdraws the pending transfer. */
+    const cancelTransfer = (custodianUuid: string, siliconUuid: string) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const silicon = yield* silicons.findInCustody(custodianUuid, siliconUuid)
+        if (Option.isNone(silicon)) {
+          return yield* new SiliconNotFound({ message: "No Silicon with this uuid is in your custody." })
+        }
+        const cancelled = yield* sql<{ readonly id: string }>`
+          UPDATE custodian_requests SET status = 'cancelled', decided_at = ${at}
+          WHERE silicon_uuid = ${siliconUuid} AND kind = 'transfer' AND status = 'pending' AND from_uuid = ${custodianUuid}
+          RETURNING id
+        `.pipe(Effect.orDie)
+        if (cancelled.length === 0) return yield* new TransferNotFound({ message: "No transfer of this Silicon is pending." })
+        return yield* reloadedRequest(cancelled[0]!.id)
+      }).pipe(Effect.withSpan("Custody.cancelTransfer"))
+
+    /** Expires pending requests past their 14 days, a batch at a time; returns how many. */
+    const expireDue: Effect.Effect<number> = Effect.gen(function*() {
+      const at = yield* now
+      let total = 0
+      while (true) {
+        const batch = yield* sql.withTransaction(Effect.gen(function*() {
+          const due = yield* requests.lockDue(at, 100)
+          yield* Effect.forEach(due, (request) => expireLocked(request, at), { discard: true })
+          return due.length
+        })).pipe(Effect.orDie)
+        total += batch
+        if (batch < 100) return total
+      }
+    }).pipe(Effect.withSpan("Custody.expireDue"))
+
+    /** A request read after its 14 days but before the sweep reached it is expired first. */
+    const settled = (request: CustodianRequestRow): Effect.Effect<CustodianRequestRow> =>
+      Effect.gen(function*() {
+        const at = yield* now
+        if (request.status !== "pending" || request.expires_at.getTime() > at.getTime()) return request
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const due = yield* requests.lockPending(request.id)
+          if (Option.isSome(due)) yield* expireLocked(due.value, at)
+        })).pipe(Effect.orDie)
+        return yield* reloadedRequest(request.id)
+      })
+
+    return { selfCreate, createInCustody, decide, transfer, cancelTransfer, expireDue, settled } as const
+  }),
+  dependencies: [SiliconsRepo.Default, CustodianRequestsRepo.Default, AccountsRepo.Default, WebhookSecrets.Default]
+}) {}
