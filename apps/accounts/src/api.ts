@@ -10,6 +10,10 @@ import { OAuthApi } from "./oauth/Api.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
+import { SiliconsApi } from "./silicons/Api.ts"
+import { SiliconIdentityApi } from "./silicons/identity/Api.ts"
+import { SiliconKeysApi } from "./silicons/keys/Api.ts"
+import { CustodianRequestsApi, MySiliconsApi } from "./silicons/CustodyApi.ts"
 import { accountsVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** The accounts service's whole HTTP contract; `/openapi.json` is generated from it. */
@@ -26,7 +30,12 @@ export class AccountsApi extends withConventionErrors(
     .add(DeviceApprovalApi)
     .add(MeApi)
     .add(EmailsApi)
-    .add(PhonesApi),
+    .add(PhonesApi)
+    .add(SiliconsApi)
+    .add(CustodianRequestsApi)
+    .add(MySiliconsApi)
+    .add(SiliconKeysApi)
+    .add(SiliconIdentityApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

@@ -9,6 +9,7 @@ import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceCodesSweeperLive } from "./device/DeviceCodesSweeper.ts"
 import { accountsMigrations } from "./migrations.ts"
 import { periodicSweep } from "./retention.ts"
+import { sweepAssertionJtis } from "./silicons/assertions/assertionJtis.ts"
 import { VerificationCodes, VerificationSweeperLive } from "./verification/index.ts"
 
 /** The database named by ACCOUNTS_DATABASE_URL, or the embedded one under ACCOUNTS_DATA_DIR. */
@@ -34,7 +35,7 @@ export const AccountsStoresLive = VerificationCodes.layer.pipe(
 /**
  * Background work of a running server: delivering queued mail and SMS through SMTP or, in development,
  * the mailbox file in the data directory; and the retention sweeps (verification and device codes,
- * rate-limit windows older than a day, expired idempotency results).
+ * rate-limit windows older than a day, expired idempotency results, expired assertion jtis).
  */
 export const AccountsWorkersLive = Layer.mergeAll(
   MessageDelivery.layer().pipe(
@@ -50,5 +51,6 @@ export const AccountsWorkersLive = Layer.mergeAll(
   VerificationSweeperLive,
   DeviceCodesSweeperLive.pipe(Layer.provide(DeviceCodesRepo.Default)),
   periodicSweep("rate_limit_windows", Effect.flatMap(RateLimiter, (limiter) => limiter.sweep)),
-  periodicSweep("idempotency_results", Effect.flatMap(IdempotencyStore, (store) => store.purgeExpired))
+  periodicSweep("idempotency_results", Effect.flatMap(IdempotencyStore, (store) => store.purgeExpired)),
+  periodicSweep("silicon_assertion_jtis", sweepAssertionJtis)
 )

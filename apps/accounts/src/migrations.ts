@@ -8,6 +8,7 @@ import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
+import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
 import { VerificationMigration } from "./verification/VerificationMigration.ts"
 
@@ -26,5 +27,6 @@ export const accountsMigrations: Migrations = {
   "0008_signins": SigninsMigration,
   "0009_device_codes": DeviceCodesMigration,
   "0010_account_events": EventsMigration,
-  "0011_silicons": SiliconsMigration
+  "0011_silicons": SiliconsMigration,
+  "0012_silicon_keys_per_silicon": SiliconKeysMigration
 }

@@ -27,6 +27,18 @@ import { ReportsLive } from "./reports/Http.ts"
 import { ReportsRepo } from "./reports/ReportsRepo.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
+import { Custody } from "./silicons/Custody.ts"
+import { CustodianRequestsRepo } from "./silicons/CustodianRequestsRepo.ts"
+import { SiliconsLive } from "./silicons/Http.ts"
+import { AssertionVerifier } from "./silicons/assertions/AssertionVerifier.ts"
+import { SiliconIdentityLive } from "./silicons/identity/Http.ts"
+import { IdentityTokens } from "./silicons/identity/IdentityTokens.ts"
+import { SiliconKeysLive } from "./silicons/keys/Http.ts"
+import { SiliconKeys } from "./silicons/keys/SiliconKeys.ts"
+import { CustodianRequestsLive, MySiliconsLive } from "./silicons/CustodyHttp.ts"
+import { SiliconManagement } from "./silicons/SiliconManagement.ts"
+import { SiliconsRepo } from "./silicons/SiliconsRepo.ts"
+import { StkLogin } from "./silicons/StkLogin.ts"
 import { accountsVersioning } from "./versions.ts"
 
 const OPENAPI_PATH = "/openapi.json"
@@ -45,11 +57,18 @@ export const AccountsHandlers = Layer.mergeAll(
   DeviceApprovalLive,
   MeLive,
   EmailsLive,
-  PhonesLive
+  PhonesLive,
+  SiliconsLive,
+  CustodianRequestsLive,
+  MySiliconsLive,
+  SiliconKeysLive,
+  SiliconIdentityLive
 ).pipe(
   Layer.provide(AccountAuthLive),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(MeViews.Default),
+  Layer.provide(Layer.mergeAll(AssertionVerifier.Default, SiliconKeys.Default, IdentityTokens.Default)),
+  Layer.provide(Layer.mergeAll(Custody.Default, SiliconManagement.Default, StkLogin.Default, CustodianRequestsRepo.Default, SiliconsRepo.Default)),
   Layer.provide(DeviceCodesRepo.Default),
   Layer.provide(ReportsRepo.Default),
   Layer.provide(AccountsRepo.Default),

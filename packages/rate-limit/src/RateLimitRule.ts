@@ -26,12 +26,14 @@ const describeWindow = (seconds: number): string =>
  * rule, across every process on the database; refuses with 429 rate_limited
  * naming the limit, with Retry-After, once the window is full.
  */
+const windowSecondsOf = (rule: RateLimitRule): number => Math.round(Duration.toSeconds(Duration.decode(rule.window)))
+
 export const enforceRateLimit = (
   limiter: RateLimiterService,
   rule: RateLimitRule,
   subject: string
 ): Effect.Effect<void, RateLimited> => {
-  const windowSeconds = Math.round(Duration.toSeconds(Duration.decode(rule.window)))
+  const windowSeconds = windowSecondsOf(rule)
   return limiter.hit({ key: `${rule.id}:${subject}`, limit: rule.limit, windowSeconds }).pipe(
     Effect.orDie,
     Effect.flatMap((decision) =>
@@ -47,3 +49,21 @@ export const enforceRateLimit = (
     )
   )
 }
+
+/**
+ * Counts `effect` against the rule only when it succeeds: the hit is taken
+ * first (so concurrent requests cannot overshoot) and given back when the
+ * effect fails. For limits on successful operations, such as "10 successful
+ * per hour".
+ */
+export const limitSuccesses = <A, E, R>(
+  limiter: RateLimiterService,
+  rule: RateLimitRule,
+  subject: string,
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | RateLimited, R> =>
+  Effect.zipRight(
+    enforceRateLimit(limiter, rule, subject),
+    Effect.tapErrorCause(effect, () =>
+      Effect.orDie(limiter.release({ key: `${rule.id}:${subject}`, windowSeconds: windowSecondsOf(rule) })))
+  )

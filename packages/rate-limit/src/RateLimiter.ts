@@ -30,6 +30,8 @@ export const RATE_WINDOW_RETENTION: Duration.Duration = Duration.days(1)
 export interface RateLimiterService {
   /** Counts one hit against the key's current window and says whether it is admitted. */
   readonly hit: (input: RateLimitHit) => Effect.Effect<RateLimitDecision, SqlError>
+  /** Gives back one hit counted in the key's current window (an attempt that turned out not to count). */
+  readonly release: (input: Omit<RateLimitHit, "limit">) => Effect.Effect<void, SqlError>
   /** Deletes windows that ended more than `age` ago; returns how many rows went. */
   readonly purgeOlderThan: (age: Duration.DurationInput) => Effect.Effect<number, SqlError>
   /** The retention sweep: `purgeOlderThan(RATE_WINDOW_RETENTION)`. */
@@ -78,6 +80,16 @@ export const makeRateLimiter: Effect.Effect<RateLimiterService, never, SqlClient
         }
       })
 
+    const release = (input: Omit<RateLimitHit, "limit">): Effect.Effect<void, SqlError> =>
+      Effect.gen(function*() {
+        const window = fixedWindowAt(yield* Clock.currentTimeMillis, input.windowSeconds)
+        yield* sql`
+          UPDATE rate_limit_windows SET count = count - 1
+          WHERE key_digest = ${rateLimitKeyDigest(input.key)} AND window_seconds = ${input.windowSeconds}
+            AND window_start = ${new Date(window.startMillis)} AND count > 0
+        `
+      })
+
     const purgeOlderThan = (age: Duration.DurationInput): Effect.Effect<number, SqlError> =>
       Effect.gen(function*() {
         const nowMillis = yield* Clock.currentTimeMillis
@@ -89,7 +101,7 @@ export const makeRateLimiter: Effect.Effect<RateLimiterService, never, SqlClient
         return rows[0]?.count ?? 0
       })
 
-    return { hit, purgeOlderThan, sweep: purgeOlderThan(RATE_WINDOW_RETENTION) }
+    return { hit, release, purgeOlderThan, sweep: purgeOlderThan(RATE_WINDOW_RETENTION) }
   }
 )
 

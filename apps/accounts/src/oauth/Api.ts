@@ -19,7 +19,7 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
       .addError(OAuthErrorResponses[1])
       .annotate(
         OpenApi.Description,
-        "Token endpoint (RFC 6749). Grants refresh_token and urn:ietf:params:oauth:grant-type:device_code (RFC 8628) with client_id `accounts` (the first-party public client, no secret). Refresh tokens rotate; a used one revokes its sign-in. A retry that carries the same Idempotency-Key as the original refresh gets the same answer again."
+        "Token endpoint (RFC 6749). Grants refresh_token, urn:ietf:params:oauth:grant-type:device_code (RFC 8628) and urn:ietf:params:oauth:grant-type:jwt-bearer (RFC 7523: a Silicon's key sign-in assertion in `assertion`, optional `client_label`) with client_id `accounts` (the first-party public client, no secret). The assertion is a JWT signed with EdDSA by one of the Silicon's live keys (header kid optional), iss and sub both the Silicon's si: id or uuid, aud this endpoint's URL, exp at most 300 seconds after iat (or from now without iat), iat not in the future, and a jti of 1 to 200 characters used once; any failure is invalid_grant. Refresh tokens rotate; a used one revokes its sign-in. A retry that carries the same Idempotency-Key as the original refresh gets the same answer again."
       )
   )
   .add(

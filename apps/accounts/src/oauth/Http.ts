@@ -6,6 +6,7 @@ import { AccountsApi } from "../api.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
 import { deviceCodeGrant } from "../device/deviceCodeGrant.ts"
+import { assertionSignIn } from "../silicons/assertions/assertionSignIn.ts"
 import { requireFirstPartyClient } from "./firstPartyClient.ts"
 import { oauthParameters, required } from "./OAuthParameters.ts"
 import { TokenIssuer } from "./TokenIssuer.ts"
@@ -39,6 +40,13 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
         }
       })
 
+    // RFC 7523 §3.1: an assertion that does not hold, or whose Silicon may not sign in, is invalid_grant.
+    const jwtBearer = (parameters: ReadonlyMap<string, string>) =>
+      Effect.flatMap(required(parameters, "assertion"), (assertion) =>
+        assertionSignIn(assertion, parameters.get("client_label") ?? null).pipe(
+          Effect.mapError((refused) => oauthError("invalid_grant", refused.message))
+        ))
+
     return handlers
       .handleRaw("token", ({ request }) =>
         Effect.gen(function*() {
@@ -53,8 +61,9 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
               return yield* refresh(parameters)
             case "urn:ietf:params:oauth:grant-type:device_code":
               return yield* deviceCodeGrant(parameters)
-            case "authorization_code":
             case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+              return yield* jwtBearer(parameters)
+            case "authorization_code":
             case "urn:ietf:params:oauth:grant-type:token-exchange":
             case "urn:accounts:params:oauth:grant-type:short-lived-token":
               return yield* Effect.fail(

@@ -325,7 +325,18 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
         return yield* reloadedRequest(request.id)
       })
 
-    return { selfCreate, createInCustody, decide, transfer, cancelTransfer, expireDue, settled } as const
+    return {
+      selfCreate,
+      createInCustody,
+      accept: (carbonUuid: string, requestId: string) => decide(carbonUuid, requestId, "accept"),
+      // Declining touches no custody: a stale transfer or an existing custodian cannot come of it.
+      decline: (carbonUuid: string, requestId: string) =>
+        decide(carbonUuid, requestId, "decline").pipe(Effect.catchTags({ TransferStale: Effect.die, AlreadyCustodian: Effect.die })),
+      transfer,
+      cancelTransfer,
+      expireDue,
+      settled
+    } as const
   }),
   dependencies: [SiliconsRepo.Default, CustodianRequestsRepo.Default, AccountsRepo.Default, WebhookSecrets.Default]
 }) {}

@@ -146,3 +146,13 @@ export class AudienceNotAllowed extends ApiError<AudienceNotAllowed>()("Audience
   code: "audience_not_allowed",
   status: 403
 }) {}
+
+export class RequestTokenRequired extends ApiError<RequestTokenRequired>()("RequestTokenRequired", {
+  code: "request_token_required",
+  status: 401
+}) {}
+
+export class InvalidRequestToken extends ApiError<InvalidRequestToken>()("InvalidRequestToken", {
+  code: "invalid_request_token",
+  status: 401
+}) {}

@@ -1,0 +1,133 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { decodeCursor, DEFAULT_PAGE_SIZE, pageOf, ValidationFailed } from "@platform/http"
+import { carriesNewSecret } from "@platform/idempotency"
+import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
+import { Effect, Either, Option } from "effect"
+import { AccountsApi } from "../api.ts"
+import { requireCarbon } from "../auth/requireCarbon.ts"
+import { AccountsConfig } from "../config.ts"
+import { resolveCustodian } from "./custodianAddress.ts"
+import { custodianRequest } from "./CustodianRequest.ts"
+import { CustodianRequestsRepo, IncomingPosition } from "./CustodianRequestsRepo.ts"
+import { Custody } from "./Custody.ts"
+import { DobImmutable } from "./errors.ts"
+import { newSiliconInput, outboundPolicy } from "./newSiliconInput.ts"
+import { FieldCheck, siliconFieldRules, validateWebhookUrl } from "./siliconFields.ts"
+import { SiliconManagement } from "./SiliconManagement.ts"
+import { siliconMe } from "./SiliconMe.ts"
+import { CustodyPosition, SiliconsRepo } from "./SiliconsRepo.ts"
+
+const transfers: RateLimitRule = { id: "silicon_transfers", operation: "Transfer requests", limit: 30, window: "1 hour", per: "custodian" }
+
+const optionalCursor = <A, I>(schema: Parameters<typeof decodeCursor<A, I>>[0], cursor: string | undefined) =>
+  cursor === undefined ? Effect.succeed(Option.none<A>()) : Effect.map(decodeCursor(schema, cursor), Option.some)
+
+const checked = <A>(field: string, value: string, validate: (value: string) => Either.Either<A, string>) =>
+  Either.mapLeft(validate(value), (problem) =>
+    new ValidationFailed({ message: `Invalid values: ${field} ${problem}.`, details: { fields: { [field]: problem } } }))
+
+export const CustodianRequestsLive = HttpApiBuilder.group(AccountsApi, "custodianRequests", (handlers) =>
+  Effect.gen(function*() {
+    const requests = yield* CustodianRequestsRepo
+    const custody = yield* Custody
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const carbon = yield* requireCarbon
+          const limit = urlParams.limit ?? DEFAULT_PAGE_SIZE
+          const after = yield* optionalCursor(IncomingPosition, urlParams.cursor)
+          const rows = yield* requests.listIncoming(carbon.uuid, Option.fromNullable(urlParams.status), limit, after)
+          const page = pageOf(rows, limit, (row) => [row.created_at.toISOString(), row.id] as const)
+          return { items: page.items.map(custodianRequest), next_cursor: page.nextCursor }
+        }))
+      .handle("accept", ({ path }) =>
+        Effect.gen(function*() {
+          const carbon = yield* requireCarbon
+          return custodianRequest(yield* custody.accept(carbon.uuid, path.id))
+        }), { uninterruptible: true })
+      .handle("decline", ({ path }) =>
+        Effect.gen(function*() {
+          const carbon = yield* requireCarbon
+          return custodianRequest(yield* custody.decline(carbon.uuid, path.id))
+        }), { uninterruptible: true })
+  }))
+
+export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const limiter = yield* RateLimiter
+    const silicons = yield* SiliconsRepo
+    const custody = yield* Custody
+    const manage = yield* SiliconManagement
+    const webhooks = outboundPolicy(config)
+
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const carbon = yield* requireCarbon
+          const limit = urlParams.limit ?? DEFAULT_PAGE_SIZE
+          const after = yield* optionalCursor(CustodyPosition, urlParams.cursor)
+          const rows = yield* silicons.listInCustody(carbon.uuid, limit, after)
+          const page = pageOf(rows, limit, (row) => [row.created_at.toISOString(), row.uuid] as const)
+          return { items: yield* Effect.forEach(page.items, manage.view), next_cursor: page.nextCursor }
+        }))
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* carriesNewSecret
+          const carbon = yield* requireCarbon
+          const { generatedStk, input } = yield* newSiliconInput(payload, webhooks)
+          const created = yield* custody.createInCustody(carbon.uuid, input)
+          return { silicon: siliconMe(created.silicon), stk: generatedStk, webhook_secret: created.webhookSecret }
+        }), { uninterruptible: true })
+      .handle("get", ({ path }) =>
+        Effect.flatMap(requireCarbon, (carbon) => Effect.flatMap(manage.inCustody(carbon.uuid, path.uuid), manage.view)))
+      .handle("update", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const carbon = yield* requireCarbon
+          const silicon = yield* manage.inCustody(carbon.uuid, path.uuid)
+          if (payload.dob !== undefined && payload.dob !== silicon.dob) {
+            return yield* new DobImmutable({ message: "A Silicon's dob is its creation date and cannot change." })
+          }
+          const fields = new FieldCheck()
+          const displayName = fields.check("display_name", payload.display_name, siliconFieldRules.displayName)
+          const timezone = fields.check("timezone", payload.timezone, siliconFieldRules.timezone)
+          yield* fields.result
+          return yield* manage.updateDetails(carbon.uuid, path.uuid, { displayName, timezone })
+        }))
+      .handle("photo", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const carbon = yield* requireCarbon
+          const pfpUrl = yield* checked("pfp_url", payload.pfp_url, siliconFieldRules.pfpUrl)
+          return yield* manage.updateDetails(carbon.uuid, path.uuid, { pfpUrl })
+        }))
+      .handle("changeId", ({ path, payload }) =>
+        Effect.flatMap(requireCarbon, (carbon) => manage.changeId(carbon.uuid, path.uuid, payload.id)))
+      .handle("rotateStk", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* carriesNewSecret
+          const carbon = yield* requireCarbon
+          return yield* manage.rotateStk(carbon.uuid, path.uuid, payload.stk)
+        }), { uninterruptible: true })
+      .handle("setWebhook", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* carriesNewSecret
+          const carbon = yield* requireCarbon
+          const url = yield* checked("url", payload.url, validateWebhookUrl(webhooks))
+          return yield* manage.setWebhook(carbon.uuid, path.uuid, url)
+        }), { uninterruptible: true })
+      .handle("removeWebhook", ({ path }) =>
+        Effect.flatMap(requireCarbon, (carbon) => manage.removeWebhook(carbon.uuid, path.uuid)))
+      .handle("transfer", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const carbon = yield* requireCarbon
+          yield* manage.inCustody(carbon.uuid, path.uuid)
+          yield* enforceRateLimit(limiter, transfers, carbon.uuid)
+          const to = yield* resolveCustodian("to", payload.to)
+          return custodianRequest(yield* custody.transfer(carbon.uuid, path.uuid, to))
+        }), { uninterruptible: true })
+      .handle("cancelTransfer", ({ path }) =>
+        Effect.flatMap(requireCarbon, (carbon) =>
+          Effect.map(custody.cancelTransfer(carbon.uuid, path.uuid), custodianRequest)))
+      .handle("delete", ({ path }) =>
+        Effect.flatMap(requireCarbon, (carbon) => manage.remove(carbon.uuid, path.uuid)), { uninterruptible: true })
+  }))
