@@ -9,6 +9,7 @@ import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceCodesSweeperLive } from "./device/DeviceCodesSweeper.ts"
 import { accountsMigrations } from "./migrations.ts"
 import { periodicSweep } from "./retention.ts"
+import { CustodianRequestsSweeperLive, LoginStreaksSweeperLive } from "./silicons/SiliconSweepers.ts"
 import { sweepAssertionJtis } from "./silicons/assertions/assertionJtis.ts"
 import { VerificationCodes, VerificationSweeperLive } from "./verification/index.ts"
 
@@ -34,8 +35,9 @@ export const AccountsStoresLive = VerificationCodes.layer.pipe(
 
 /**
  * Background work of a running server: delivering queued mail and SMS through SMTP or, in development,
- * the mailbox file in the data directory; and the retention sweeps (verification and device codes,
- * rate-limit windows older than a day, expired idempotency results, expired assertion jtis).
+ * the mailbox file in the data directory; the retention sweeps (verification and device codes,
+ * rate-limit windows older than a day, expired idempotency results, expired assertion jtis, idle
+ * wrong-STK streaks); and the expiry of custodian requests past their 14 days.
  */
 export const AccountsWorkersLive = Layer.mergeAll(
   MessageDelivery.layer().pipe(
@@ -52,5 +54,7 @@ export const AccountsWorkersLive = Layer.mergeAll(
   DeviceCodesSweeperLive.pipe(Layer.provide(DeviceCodesRepo.Default)),
   periodicSweep("rate_limit_windows", Effect.flatMap(RateLimiter, (limiter) => limiter.sweep)),
   periodicSweep("idempotency_results", Effect.flatMap(IdempotencyStore, (store) => store.purgeExpired)),
-  periodicSweep("silicon_assertion_jtis", sweepAssertionJtis)
+  periodicSweep("silicon_assertion_jtis", sweepAssertionJtis),
+  CustodianRequestsSweeperLive,
+  LoginStreaksSweeperLive
 )

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { hashSecret, randomToken, sha256Hex } from "@platform/crypto"
-import { Data, Duration, Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { formatAccountId } from "../accounts/AccountId.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
@@ -43,12 +43,11 @@ export interface SiliconInput {
 }
 
 /**
- * Outcomes committed before the caller hears of them: a request whose 14 days
- * passed (it expires, then 410), and a transfer whose custody changed since it
- * was asked (it is cancelled, then 409 transfer_stale).
+ * How a decision ended, committed before the caller hears of it: done; the
+ * request's 14 days had passed (it is now expired: 410); or a transfer whose
+ * custody changed since it was asked (it is now cancelled: 409 transfer_stale).
  */
-class RequestExpiredMeanwhile extends Data.TaggedError("RequestExpiredMeanwhile") {}
-class StaleTransferCancelled extends Data.TaggedError("StaleTransferCancelled") {}
+type Outcome = "done" | "expired" | "stale"
 
 const expired = () => new CustodianRequestExpired({ message: "This custodian request expired after 14 days." })
 
@@ -180,7 +179,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
         } else {
           if (silicon.status !== "active" || silicon.custodian?.uuid !== request.from_uuid) {
             yield* requests.decide(request.id, "cancelled", at)
-            return yield* new StaleTransferCancelled()
+            return "stale" as Outcome
           }
           if (request.from_uuid === carbonUuid) {
             return yield* new AlreadyCustodian({ message: "You are this Silicon's custodian already." })
@@ -194,6 +193,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           occurredAt: at,
           data: { uuid: request.silicon_uuid, kind: request.kind, custodian: carbonUuid, previous_custodian: request.from_uuid }
         })
+        return "done" as Outcome
       })
 
     /**
@@ -203,7 +203,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
     const decide = (carbonUuid: string, requestId: string, decision: "accept" | "decline") =>
       Effect.gen(function*() {
         const at = yield* now
-        yield* sql.withTransaction(Effect.gen(function*() {
+        const outcome = yield* sql.withTransaction(Effect.gen(function*() {
           const locked = yield* requests.lockAddressedTo(requestId, carbonUuid)
           if (Option.isNone(locked)) {
             return yield* new CustodianRequestNotFound({ message: "No custodian request with this id is addressed to you." })
@@ -217,22 +217,17 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           }
           if (request.expires_at.getTime() <= at.getTime()) {
             yield* expireLocked(request, at)
-            return yield* new RequestExpiredMeanwhile()
+            return "expired" as Outcome
           }
           if (decision === "accept") return yield* accept(request, carbonUuid, at)
           yield* requests.decide(request.id, "declined", at, carbonUuid)
           if (request.kind === "initial") yield* silicons.end(request.silicon_uuid, "declined", at)
-        })).pipe(
-          // The expiry (and a stale transfer's cancellation) is committed; only then does the caller hear of it.
-          Effect.catchTags({
-            RequestExpiredMeanwhile: () => Effect.fail(expired()),
-            StaleTransferCancelled: () =>
-              Effect.fail(
-                new TransferStale({ message: "The Silicon's custody changed since this transfer was asked; it is cancelled." })
-              ),
-            SqlError: Effect.die
-          })
-        )
+          return "done" as Outcome
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
+        if (outcome === "expired") return yield* expired()
+        if (outcome === "stale") {
+          return yield* new TransferStale({ message: "The Silicon's custody changed since this transfer was asked; it is cancelled." })
+        }
         return yield* reloadedRequest(requestId)
       }).pipe(Effect.withSpan("Custody.decide"))
 

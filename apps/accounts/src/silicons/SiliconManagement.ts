@@ -72,10 +72,13 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
         const reserved = yield* sql.withTransaction(Effect.gen(function*() {
           yield* sql`SELECT 1 FROM accounts WHERE uuid = ${uuid} FOR UPDATE`
           const since = new Date(at.getTime() - Duration.toMillis(DAY))
-          if ((yield* silicons.idChangesSince(uuid, since)) >= ID_CHANGES_PER_DAY) {
+          const changes = yield* silicons.idChangesSince(uuid, since)
+          if (changes.length >= ID_CHANGES_PER_DAY) {
+            // A slot frees when the oldest change of the window turns 24 hours old.
+            const freesAt = changes[changes.length - ID_CHANGES_PER_DAY]!.getTime() + Duration.toMillis(DAY)
             return yield* new RateLimited({
               message: `Rate limit reached: an account changes its id at most ${ID_CHANGES_PER_DAY} times per rolling 24 hours.`,
-              details: { retry_after_seconds: 3600 }
+              details: { retry_after_seconds: Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)) }
             })
           }
           return yield* silicons.changeHandle(uuid, silicon.handle!, id.handle, at)

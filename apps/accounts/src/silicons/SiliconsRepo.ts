@@ -157,12 +157,13 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
         return Option.none<Date>()
       })
 
-    /** How many id changes the account made since `since` (the rolling 24-hour limit counts them). */
-    const idChangesSince = (uuid: string, since: Date): Effect.Effect<number> =>
-      sql<{ readonly count: number }>`
-        SELECT count(*)::int AS count FROM account_events
+    /** The times of the id changes the account made since `since`, oldest first (the rolling 24-hour limit counts them). */
+    const idChangesSince = (uuid: string, since: Date): Effect.Effect<ReadonlyArray<Date>> =>
+      sql<{ readonly occurred_at: Date }>`
+        SELECT occurred_at FROM account_events
         WHERE account_uuid = ${uuid} AND type = 'account.id_changed' AND occurred_at > ${since}
-      `.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.count ?? 0))
+        ORDER BY occurred_at
+      `.pipe(Effect.orDie, Effect.map((rows) => rows.map((row) => row.occurred_at)))
 
     /** A new STK hash; event silicon.stk_rotated. Run inside a transaction. */
     const replaceStk = (uuid: string, stkHash: string, at: Date) =>

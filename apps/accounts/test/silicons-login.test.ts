@@ -1,0 +1,89 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { fetchAnswer } from "./support/http.ts"
+import { createSilicon } from "./support/silicons.ts"
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  Effect.flatMap(AccountsUnderTest, ({ url }) =>
+    Effect.promise(() =>
+      fetchAnswer(`${url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body)
+      })
+    ))
+const login = (body: unknown, ip = "198.51.100.1") => post("/v1/silicons/login", body, { "x-forwarded-for": ip })
+
+layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("Silicon STK sign-in", (it) => {
+  it.effect("an unknown id and a wrong STK get the same answer", () =>
+    Effect.gen(function*() {
+      const { id } = yield* createSilicon()
+      const wrong = yield* login({ id, stk: "stk-000000000000" }, "198.51.100.2")
+      const unknown = yield* login({ id: "si:nobody-has-this-id", stk: "stk-000000000000" }, "198.51.100.2")
+      expect(wrong.status).toBe(401)
+      expect(unknown.status).toBe(401)
+      expect(wrong.body).toEqual(unknown.body)
+      expect(wrong.body.error.code).toBe("invalid_credentials")
+      expect(wrong.headers.get("cache-control")).toBe("no-store")
+    }))
+
+  it.effect("ten wrong STKs in a row lock sign-in for 60 seconds, even for the right STK; an unknown id locks alike", () =>
+    Effect.gen(function*() {
+      const { id, stk } = yield* createSilicon()
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        const answer = yield* login({ id, stk: `stk-${attempt.toString(16).padStart(12, "0")}` }, "198.51.100.3")
+        expect(answer.body.error.code).toBe("invalid_credentials")
+      }
+      const locked = yield* login({ id, stk }, "198.51.100.3")
+      expect(locked.status).toBe(423)
+      expect(locked.body.error.code).toBe("login_locked")
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(Number(locked.headers.get("retry-after"))).toBeLessThanOrEqual(60)
+      expect(locked.body.error.details.retry_after_seconds).toBe(Number(locked.headers.get("retry-after")))
+
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        yield* login({ id: "si:nobody-locks-me", stk: "stk-000000000000" }, "198.51.100.4")
+      }
+      const unknownLocked = yield* login({ id: "si:nobody-locks-me", stk: "stk-000000000000" }, "198.51.100.4")
+      expect(unknownLocked.status).toBe(423)
+      expect(unknownLocked.body.error.code).toBe("login_locked")
+    }))
+
+  it.effect("a right STK ends the streak", () =>
+    Effect.gen(function*() {
+      const { id, stk } = yield* createSilicon()
+      for (let attempt = 1; attempt <= 9; attempt++) yield* login({ id, stk: "stk-111111111111" }, "198.51.100.5")
+      expect((yield* login({ id, stk }, "198.51.100.5")).status).toBe(200)
+      for (let attempt = 1; attempt <= 9; attempt++) yield* login({ id, stk: "stk-111111111111" }, "198.51.100.5")
+      expect((yield* login({ id, stk }, "198.51.100.5")).status).toBe(200)
+    }))
+
+  it.effect("one form at a time; malformed ids and STKs are 422", () =>
+    Effect.gen(function*() {
+      const { id, stk } = yield* createSilicon()
+      const both = yield* login({ id, stk, assertion: "a.b.c" }, "198.51.100.6")
+      expect(both.status).toBe(422)
+      expect(both.body.error.code).toBe("validation_failed")
+      const half = yield* login({ id }, "198.51.100.6")
+      expect(half.status).toBe(422)
+      expect((yield* login({ id: "c:a-carbon", stk }, "198.51.100.6")).body.error.code).toBe("invalid_id")
+      expect((yield* login({ id, stk: "not-hex" }, "198.51.100.6")).body.error.code).toBe("invalid_stk")
+      expect((yield* login({ id, stk, extra: true }, "198.51.100.6")).body.error.code).toBe("validation_failed")
+    }))
+
+  it.effect("60 sign-ins per minute per IP, then 429 with Retry-After", () =>
+    Effect.gen(function*() {
+      // Malformed ids are refused after the limit is counted, without the cost of an STK check.
+      const answers = yield* Effect.forEach(
+        Array.from({ length: 61 }),
+        () => login({ id: "not an id", stk: "stk-000000000000" }, "198.51.100.7"),
+        { concurrency: 8 }
+      )
+      expect(answers.filter((answer) => answer.status === 422)).toHaveLength(60)
+      const limited = answers.filter((answer) => answer.status === 429)
+      expect(limited).toHaveLength(1)
+      expect(limited[0]!.body.error.code).toBe("rate_limited")
+      expect(limited[0]!.headers.get("retry-after")).not.toBeNull()
+    }))
+})
