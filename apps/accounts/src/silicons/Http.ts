@@ -10,6 +10,7 @@ import { now } from "../now.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import { resolveCustodian } from "./custodianAddress.ts"
 import { custodianLabel, requestStatusView } from "./CustodianRequest.ts"
+import { assertionSignIn } from "./assertions/assertionSignIn.ts"
 import { CustodianRequestsRepo } from "./CustodianRequestsRepo.ts"
 import { Custody } from "./Custody.ts"
 import { InvalidRequestToken, RequestTokenRequired } from "./errors.ts"
@@ -109,9 +110,7 @@ export const SiliconsLive = HttpApiBuilder.group(AccountsApi, "silicons", (handl
           yield* enforceRateLimit(limiter, logins, yield* clientAddress(config.trustProxy))
           const form = yield* loginForm(payload)
           const clientLabel = payload.client_label === undefined ? null : payload.client_label.slice(0, CLIENT_LABEL_LIMIT)
-          if (form.form === "assertion") {
-            return yield* new ValidationFailed({ message: "Assertion sign-in is not ready.", details: { fields: { assertion: "not ready" } } })
-          }
+          if (form.form === "assertion") return yield* assertionSignIn(form.assertion, clientLabel)
           const silicon = yield* stkLogin.check(form.id, form.stk)
           yield* signinEligibility(silicon)
           return yield* issuer.signIn({ accountUuid: silicon.uuid, clientLabel, method: "stk", now: yield* now })
