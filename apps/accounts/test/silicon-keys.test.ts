@@ -1,20 +1,12 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { AccountsTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
-import { fetchAnswer } from "./support/http.ts"
+import { callWithBearer } from "./support/bearer.ts"
 import { signInDirectly } from "./support/signIn.ts"
 import { createSilicon, newSiliconKey } from "./support/silicons.ts"
 
-const call = (method: string, path: string, token: string, body?: unknown) =>
-  Effect.flatMap(AccountsUnderTest, ({ url }) =>
-    Effect.promise(() =>
-      fetchAnswer(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-    ))
+const call = callWithBearer
 
 const signedInSilicon = Effect.gen(function*() {
   const created = yield* createSilicon()
