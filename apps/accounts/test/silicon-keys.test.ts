@@ -52,6 +52,10 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicon public keys", (it)
       expect(yield* refused({ name: "k", public_key: { ...jwk, crv: "X25519" } })).toEqual(["public_key.crv"])
       expect(yield* refused({ name: "k", public_key: { ...jwk, x: jwk.x!.slice(0, 42) } })).toEqual(["public_key.x"])
       expect(yield* refused({ name: "k", public_key: { ...jwk, x: `${jwk.x!.slice(0, 42)}+` } })).toEqual(["public_key.x"])
+      // The same 32 bytes with the unused low bits of the last character set: not the canonical text.
+      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+      const nonCanonical = `${jwk.x!.slice(0, 42)}${alphabet[alphabet.indexOf(jwk.x!.at(-1)!) + 1]}`
+      expect(yield* refused({ name: "k", public_key: { ...jwk, x: nonCanonical } })).toEqual(["public_key.x"])
       expect(yield* refused({ name: "", public_key: jwk })).toEqual(["name"])
       expect(yield* refused({ name: "x".repeat(101), public_key: jwk })).toEqual(["name"])
       expect(yield* refused({ name: "k", public_key: jwk, extra: true })).toEqual(["extra"])
