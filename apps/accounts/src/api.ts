@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
+import { AppsApi, AppsPublicApi, InternalAppsApi, OwnedAppsApi } from "./apps/Api.ts"
 import { CliLoginApi } from "./cli-login/Api.ts"
 import { EmailsApi, PhonesApi } from "./contacts/Api.ts"
 import { DeviceApprovalApi, DeviceAuthorizationApi } from "./device/Api.ts"
@@ -34,6 +35,10 @@ export class AccountsApi extends withConventionErrors(
     .add(SiliconsApi)
     .add(CustodianRequestsApi)
     .add(MySiliconsApi)
+    .add(AppsApi)
+    .add(AppsPublicApi)
+    .add(OwnedAppsApi)
+    .add(InternalAppsApi)
     .add(SiliconKeysApi)
     .add(SiliconIdentityApi),
   accountsVersioning

@@ -1,11 +1,12 @@
 import { Command, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Layer, Logger, LogLevel } from "effect"
+import { appsCommand } from "./cli/apps.ts"
 import { carbonsCommand } from "./cli/carbons.ts"
 import { keysCommand } from "./cli/keys.ts"
 
 /** `npm run accounts -- <command>`: operator commands of ../shared/CONTRACT.md. */
-const accounts = Command.make("accounts").pipe(Command.withSubcommands([carbonsCommand, keysCommand]))
+const accounts = Command.make("accounts").pipe(Command.withSubcommands([carbonsCommand, appsCommand, keysCommand]))
 
 const run = Command.run(accounts, { name: "accounts", version: "0.1.0" })
 

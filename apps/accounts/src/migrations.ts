@@ -4,6 +4,7 @@ import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
 import { AccountsMigration } from "./accounts/AccountsMigration.ts"
+import { AppsMigration } from "./apps/AppsMigration.ts"
 import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
@@ -28,5 +29,6 @@ export const accountsMigrations: Migrations = {
   "0009_device_codes": DeviceCodesMigration,
   "0010_account_events": EventsMigration,
   "0011_silicons": SiliconsMigration,
-  "0012_silicon_keys_per_silicon": SiliconKeysMigration
+  "0012_silicon_keys_per_silicon": SiliconKeysMigration,
+  "0013_apps": AppsMigration
 }

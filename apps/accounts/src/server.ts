@@ -6,6 +6,11 @@ import { SigningKeys } from "@platform/signing-keys"
 import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { createServer } from "node:http"
 import { AccountIdsLive } from "./accounts/Http.ts"
+import { AppCredentials } from "./apps/AppCredentials.ts"
+import { AppOrAuthorLive } from "./apps/AppOrAuthor.ts"
+import { AppsRepo } from "./apps/AppsRepo.ts"
+import { AppsLive, AppsPublicLive, InternalAppsLive, OwnedAppsLive } from "./apps/Http.ts"
+import { InternalAuthLive } from "./apps/InternalAuth.ts"
 import { AccountsRepo } from "./accounts/AccountsRepo.ts"
 import { AccountsApi } from "./api.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
@@ -61,10 +66,16 @@ export const AccountsHandlers = Layer.mergeAll(
   SiliconsLive,
   CustodianRequestsLive,
   MySiliconsLive,
+  AppsLive,
+  AppsPublicLive,
+  OwnedAppsLive,
+  InternalAppsLive,
   SiliconKeysLive,
   SiliconIdentityLive
 ).pipe(
-  Layer.provide(AccountAuthLive),
+  Layer.provide(Layer.mergeAll(AccountAuthLive, AppOrAuthorLive, InternalAuthLive)),
+  Layer.provide(AppCredentials.Default),
+  Layer.provide(AppsRepo.Default),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(MeViews.Default),
   Layer.provide(Layer.mergeAll(AssertionVerifier.Default, SiliconKeys.Default, IdentityTokens.Default)),

@@ -31,3 +31,8 @@ export const accountSummary = (row: SummaryRow): AccountSummary => ({
   pfp_url: row.pfp_url,
   status: row.status
 })
+
+/** SQL building a SummaryRow as a JSON object from the `accounts` row aliased `alias`. */
+export const summaryJson = (alias: string): string =>
+  `json_build_object('uuid', ${alias}.uuid, 'kind', ${alias}.kind, 'handle', ${alias}.handle,
+    'display_name', ${alias}.display_name, 'pfp_url', ${alias}.pfp_url, 'status', ${alias}.status)`

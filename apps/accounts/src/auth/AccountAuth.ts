@@ -60,72 +60,75 @@ const cookieValue = (header: string | undefined, name: string): string | undefin
   return undefined
 }
 
-export const AccountAuthLive = Layer.effect(
-  AccountAuth,
-  Effect.gen(function*() {
-    const config = yield* AccountsConfig
-    const tokens = yield* AccessTokens
-    const signins = yield* SigninsRepo
-    const sessionCookie = cookieName({ production: config.environment === "production" }, SESSION_COOKIE)
+/**
+ * Authenticates the current request as an account: the bearer access token
+ * when `Authorization` is sent (judged by it alone), else the session cookie.
+ */
+export const makeAccountAuthenticator = Effect.gen(function*() {
+  const config = yield* AccountsConfig
+  const tokens = yield* AccessTokens
+  const signins = yield* SigninsRepo
+  const sessionCookie = cookieName({ production: config.environment === "production" }, SESSION_COOKIE)
 
-    const fromBearer = (authorization: string, now: Date) =>
-      Effect.gen(function*() {
-        const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim())
-        if (match === null) {
-          return yield* Effect.fail(
-            new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
-          )
-        }
-        const claims = yield* tokens.verify(match[1]!, FIRST_PARTY_CLIENT_ID, now).pipe(
-          Effect.mapError((problem): AuthError => {
-            switch (problem) {
-              case "expired":
-                return new InvalidToken({ message: "The access token has expired; refresh it." })
-              case "wrong_audience":
-                return new TokenWrongAudience({
-                  message: "This token was issued to an app; account routes take first-party tokens only."
-                })
-              case "identity_token":
-                return new IdentityTokenNotAccepted({ message: "Identity tokens are not accepted as bearer tokens." })
-              case "invalid":
-                return new InvalidToken({ message: "The access token is not valid." })
-            }
-          })
+  const fromBearer = (authorization: string, now: Date) =>
+    Effect.gen(function*() {
+      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim())
+      if (match === null) {
+        return yield* Effect.fail(
+          new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
         )
-        const signin = yield* Effect.flatMap(Effect.orDie(signins.find(claims.sid)), (found) =>
-          Option.match(found, {
-            onNone: () => Effect.fail(new TokenRevoked({ message: "This sign-in no longer exists." })),
-            onSome: (signin) => live(signin, now)
-          }))
-        return { uuid: signin.account_uuid, signinId: signin.id, clientId: claims.client_id, via: "bearer" as const }
-      })
-
-    const fromCookie = (value: string, now: Date) =>
-      Effect.gen(function*() {
-        const found = yield* Effect.orDie(signins.findBySessionCookie(sha256Hex(value)))
-        const signin = yield* Option.match(found, {
-          onNone: () => Effect.fail(new SessionExpired({ message: "This browser session has ended; sign in again." })),
-          onSome: (signin) => live(signin, now)
-        })
-        return { uuid: signin.account_uuid, signinId: signin.id, clientId: signin.client_id, via: "cookie" as const }
-      })
-
-    return Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const at = yield* now
-      const authorization = request.headers["authorization"]
-      if (authorization !== undefined) return yield* fromBearer(authorization, at)
-      const cookie = cookieValue(request.headers["cookie"], sessionCookie)
-      if (cookie !== undefined && cookie !== "") {
-        // Bearer requests are exempt: a browser never attaches them on its own.
-        if (STATE_CHANGING.has(request.method)) yield* requireOrigin([config.publicUrl])
-        return yield* fromCookie(cookie, at)
       }
-      return yield* Effect.fail(
-        new AccountAuthRequired({
-          message: "Sign in first: send a bearer access token or the account site's session cookie."
+      const claims = yield* tokens.verify(match[1]!, FIRST_PARTY_CLIENT_ID, now).pipe(
+        Effect.mapError((problem): AuthError => {
+          switch (problem) {
+            case "expired":
+              return new InvalidToken({ message: "The access token has expired; refresh it." })
+            case "wrong_audience":
+              return new TokenWrongAudience({
+                message: "This token was issued to an app; account routes take first-party tokens only."
+              })
+            case "identity_token":
+              return new IdentityTokenNotAccepted({ message: "Identity tokens are not accepted as bearer tokens." })
+            case "invalid":
+              return new InvalidToken({ message: "The access token is not valid." })
+          }
         })
       )
+      const signin = yield* Effect.flatMap(Effect.orDie(signins.find(claims.sid)), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.fail(new TokenRevoked({ message: "This sign-in no longer exists." })),
+          onSome: (signin) => live(signin, now)
+        }))
+      return { uuid: signin.account_uuid, signinId: signin.id, clientId: claims.client_id, via: "bearer" as const }
     })
+
+  const fromCookie = (value: string, now: Date) =>
+    Effect.gen(function*() {
+      const found = yield* Effect.orDie(signins.findBySessionCookie(sha256Hex(value)))
+      const signin = yield* Option.match(found, {
+        onNone: () => Effect.fail(new SessionExpired({ message: "This browser session has ended; sign in again." })),
+        onSome: (signin) => live(signin, now)
+      })
+      return { uuid: signin.account_uuid, signinId: signin.id, clientId: signin.client_id, via: "cookie" as const }
+    })
+
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const at = yield* now
+    const authorization = request.headers["authorization"]
+    if (authorization !== undefined) return yield* fromBearer(authorization, at)
+    const cookie = cookieValue(request.headers["cookie"], sessionCookie)
+    if (cookie !== undefined && cookie !== "") {
+      // Bearer requests are exempt: a browser never attaches them on its own.
+      if (STATE_CHANGING.has(request.method)) yield* requireOrigin([config.publicUrl])
+      return yield* fromCookie(cookie, at)
+    }
+    return yield* Effect.fail(
+      new AccountAuthRequired({
+        message: "Sign in first: send a bearer access token or the account site's session cookie."
+      })
+    )
   })
-)
+})
+
+export const AccountAuthLive = Layer.effect(AccountAuth, makeAccountAuthenticator)

@@ -1,11 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option, Schema } from "effect"
+import { summaryJson } from "../accounts/AccountSummary.ts"
 import { CustodianRequestRow, type RequestStatus } from "./CustodianRequest.ts"
 
-const summary = (alias: string) =>
-  `json_build_object('uuid', ${alias}.uuid, 'kind', ${alias}.kind, 'handle', ${alias}.handle,
-    'display_name', ${alias}.display_name, 'pfp_url', ${alias}.pfp_url, 'status', ${alias}.status)`
 
 /**
  * A request with the accounts it names. `to` is the Carbon named, or for a
@@ -13,9 +11,9 @@ const summary = (alias: string) =>
  */
 const REQUEST_SELECT = `
   SELECT r.id, r.kind, r.status, r.to_email, r.created_at, r.expires_at, r.decided_at,
-    ${summary("si")} AS silicon,
-    CASE WHEN f.uuid IS NULL THEN NULL ELSE ${summary("f")} END AS "from",
-    CASE WHEN t.uuid IS NULL THEN NULL ELSE ${summary("t")} END AS "to"
+    ${summaryJson("si")} AS silicon,
+    CASE WHEN f.uuid IS NULL THEN NULL ELSE ${summaryJson("f")} END AS "from",
+    CASE WHEN t.uuid IS NULL THEN NULL ELSE ${summaryJson("t")} END AS "to"
   FROM custodian_requests r
   JOIN accounts si ON si.uuid = r.silicon_uuid
   LEFT JOIN accounts f ON f.uuid = r.from_uuid

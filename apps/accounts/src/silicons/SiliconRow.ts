@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { AccountRow } from "../accounts/AccountRow.ts"
-import { SummaryRow } from "../accounts/AccountSummary.ts"
+import { summaryJson, SummaryRow } from "../accounts/AccountSummary.ts"
 
 /** Why a deleted Silicon ended: its request was declined, it expired, or its custodian deleted it. */
 export const SiliconEnd = Schema.Literal("declined", "expired", "deleted")
@@ -22,10 +22,7 @@ export type SiliconRow = typeof SiliconRow.Type
 export const SILICON_COLUMNS = `
   a.uuid, a.kind, a.handle, a.display_name, a.pfp_url, a.dob::text AS dob, a.timezone, a.status,
   a.created_at, a.updated_at, a.version,
-  CASE WHEN c.uuid IS NULL THEN NULL ELSE json_build_object(
-    'uuid', c.uuid, 'kind', c.kind, 'handle', c.handle, 'display_name', c.display_name,
-    'pfp_url', c.pfp_url, 'status', c.status
-  ) END AS custodian,
+  CASE WHEN c.uuid IS NULL THEN NULL ELSE ${summaryJson("c")} END AS custodian,
   s.webhook_url, s.stk_rotated_at, s.identity_audiences, s.ended_by`
 
 export const SILICON_FROM = `

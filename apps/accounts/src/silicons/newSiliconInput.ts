@@ -4,7 +4,8 @@ import { Effect } from "effect"
 import { parseAccountId } from "../accounts/AccountId.ts"
 import { InvalidId } from "../accounts/errors.ts"
 import type { SiliconInput } from "./Custody.ts"
-import { FieldCheck, siliconFieldRules, validateWebhookUrl } from "./siliconFields.ts"
+import { FieldCheck } from "../accounts/FieldCheck.ts"
+import { siliconFieldRules, validateWebhookUrl } from "./siliconFields.ts"
 import { generateStk } from "./stk.ts"
 
 export interface NewSiliconBody {

@@ -1,0 +1,78 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { addResponseHeaders, decodeCursor, DEFAULT_PAGE_SIZE, pageOf } from "@platform/http"
+import { Effect, Option } from "effect"
+import { AccountsApi } from "../api.ts"
+import { requireCarbon } from "../auth/requireCarbon.ts"
+import { CurrentAppManager } from "./AppOrAuthor.ts"
+import { appRecord, ownedApp } from "./AppRecord.ts"
+import { AppsRepo, OwnedPosition } from "./AppsRepo.ts"
+import { AppDisabled, UnknownApp } from "./errors.ts"
+import { registryAppWrite } from "./registryAppWrite.ts"
+import { publicSigninView } from "./signinConfig/index.ts"
+import { AppSourceConflict } from "./errors.ts"
+
+const unknownApp = (appId: string) => new UnknownApp({ message: `No app has the id ${JSON.stringify(appId)}.` })
+
+const loadApp = (apps: AppsRepo, appId: string) =>
+  Effect.flatMap(apps.find(appId), Option.match({ onNone: () => Effect.fail(unknownApp(appId)), onSome: Effect.succeed }))
+
+export const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
+  Effect.gen(function*() {
+    const apps = yield* AppsRepo
+    return handlers.handle("get", () =>
+      Effect.gen(function*() {
+        const manager = yield* CurrentAppManager
+        // The middleware found the app a moment ago; gone since is a defect, not a 404 the route declares.
+        const app = yield* Effect.orDie(loadApp(apps, manager.appId))
+        return appRecord(app)
+      }))
+  }))
+
+export const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (handlers) =>
+  Effect.gen(function*() {
+    const apps = yield* AppsRepo
+    return handlers.handle("public", ({ path }) =>
+      Effect.gen(function*() {
+        yield* addResponseHeaders({ "access-control-allow-origin": "*", "cache-control": "no-cache" })
+        const app = yield* loadApp(apps, path.app_id)
+        if (app.status === "disabled") return yield* new AppDisabled({ message: "This app is disabled." })
+        return {
+          app_id: app.app_id,
+          name: app.name,
+          logo_url: app.logo_url,
+          logo_dark_url: app.logo_dark_url,
+          homepage_url: app.homepage_url,
+          ...publicSigninView(app.signin_config)
+        }
+      }))
+  }))
+
+export const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (handlers) =>
+  Effect.gen(function*() {
+    const apps = yield* AppsRepo
+    return handlers.handle("list", ({ urlParams }) =>
+      Effect.gen(function*() {
+        const carbon = yield* requireCarbon
+        const limit = urlParams.limit ?? DEFAULT_PAGE_SIZE
+        const after = urlParams.cursor === undefined
+          ? Option.none()
+          : Option.some(yield* decodeCursor(OwnedPosition, urlParams.cursor))
+        const rows = yield* apps.listAuthored(carbon.uuid, limit, after)
+        const page = pageOf(rows, limit, (row) => [row.created_at.toISOString(), row.app_id] as const)
+        return { items: page.items.map(ownedApp), next_cursor: page.nextCursor }
+      }))
+  }))
+
+export const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (handlers) =>
+  Effect.gen(function*() {
+    const apps = yield* AppsRepo
+    return handlers.handle("sync", ({ path, payload }) =>
+      Effect.gen(function*() {
+        const write = yield* registryAppWrite(path.app_id, payload)
+        const synced = yield* apps.syncFromRegistry(write).pipe(Effect.orDie)
+        if (synced === undefined) {
+          return yield* new AppSourceConflict({ message: `The app id ${path.app_id} belongs to an app that is not the registry's.` })
+        }
+        return { app: appRecord(yield* Effect.orDie(loadApp(apps, path.app_id))), created: synced.created }
+      }))
+  }))

@@ -1,0 +1,176 @@
+import { expect, layer } from "@effect/vitest"
+import { sha256Hex } from "@platform/crypto"
+import { Effect, Option, Redacted } from "effect"
+import { createFakeApp } from "../src/apps/FakeApps.ts"
+import { AppsRepo } from "../src/apps/AppsRepo.ts"
+import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
+import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { createCarbon } from "./support/carbons.ts"
+import { fetchAnswer } from "./support/http.ts"
+import { signInDirectly } from "./support/signIn.ts"
+
+const INTERNAL_TOKEN = "internal-token-for-tests"
+
+const call = (path: string, init: RequestInit = {}) =>
+  Effect.flatMap(AccountsUnderTest, ({ url }) => Effect.promise(() => fetchAnswer(`${url}${path}`, init)))
+const basic = (appId: string, secret: string) => ({
+  authorization: `Basic ${Buffer.from(`${encodeURIComponent(appId)}:${encodeURIComponent(secret)}`).toString("base64")}`
+})
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+const sync = (appId: string, body: unknown, token = INTERNAL_TOKEN) =>
+  call(`/v1/internal/apps/${appId}`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+
+let counter = 0
+const appIdFor = (stem: string) => `${stem}-${Date.now().toString(36)}${counter++}`
+
+/** A fake app owned by a new Carbon, with the owner's session. */
+const ownedApp = Effect.gen(function*() {
+  const owner = yield* createCarbon()
+  const { accessToken } = yield* signInDirectly(owner.uuid)
+  const created = yield* createFakeApp({
+    appId: appIdFor("app"),
+    name: "Test App",
+    redirectUris: ["https://app.example.com/callback"],
+    owner: Option.some(`c:${owner.handle}`),
+    scopeFields: ["email"]
+  }).pipe(Effect.provide([AppsRepo.Default, AccountsRepo.Default]))
+  return { owner, token: accessToken, appId: created.app.app_id, secret: created.secret }
+})
+
+layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }), { excludeTestServices: true })("apps", (it) => {
+  it.effect("the App record, for the app's Basic credentials and for its authors; never its secrets", () =>
+    Effect.gen(function*() {
+      const { appId, owner, secret, token } = yield* ownedApp
+      const asApp = yield* call(`/v1/apps/${appId}`, { headers: basic(appId, secret) })
+      expect(asApp.status).toBe(200)
+      expect(asApp.body).toMatchObject({
+        app_id: appId,
+        source: "fake",
+        status: "active",
+        owner: { uuid: owner.uuid, id: `c:${owner.handle}` },
+        config_version: 1,
+        webhook: { url: null, secret_set: false },
+        stats: { users: 0, active_last_30d: 0, imported_unclaimed: 0 }
+      })
+      expect(asApp.body.signin_config).toMatchObject({ redirect_uris: ["https://app.example.com/callback"], required_fields: ["email"] })
+      expect(JSON.stringify(asApp.body)).not.toContain(secret)
+      const asAuthor = yield* call(`/v1/apps/${appId}`, { headers: bearer(token) })
+      expect(asAuthor.body).toEqual(asApp.body)
+    }))
+
+  it.effect("wrong credentials, another app's credentials, strangers and unknown apps are refused by name", () =>
+    Effect.gen(function*() {
+      const { appId, secret } = yield* ownedApp
+      const other = yield* ownedApp
+      const wrong = yield* call(`/v1/apps/${appId}`, { headers: basic(appId, `${secret}x`) })
+      const unknown = yield* call(`/v1/apps/${appId}`, { headers: basic("no-such-app", secret) })
+      expect(wrong.status).toBe(401)
+      expect(wrong.body).toEqual(unknown.body)
+      expect(wrong.body.error.code).toBe("invalid_app_credentials")
+      expect(wrong.headers.get("cache-control")).toBe("no-store")
+      const mismatch = yield* call(`/v1/apps/${appId}`, { headers: basic(other.appId, other.secret) })
+      expect(mismatch.body.error.code).toBe("app_mismatch")
+      const stranger = yield* call(`/v1/apps/${appId}`, { headers: bearer(other.token) })
+      expect(stranger.status).toBe(403)
+      expect(stranger.body.error.code).toBe("not_app_owner")
+      expect((yield* call(`/v1/apps/no-such-app`, { headers: bearer(other.token) })).body.error.code).toBe("unknown_app")
+      expect((yield* call(`/v1/apps/${appId}`)).body.error.code).toBe("account_auth_required")
+    }))
+
+  it.effect("the public page data: CORS *, no-cache, enabled methods in order; 404 and 403", () =>
+    Effect.gen(function*() {
+      const { appId } = yield* ownedApp
+      const page = yield* call(`/v1/apps/${appId}/public`)
+      expect(page.status).toBe(200)
+      expect(page.headers.get("access-control-allow-origin")).toBe("*")
+      expect(page.headers.get("cache-control")).toBe("no-cache")
+      expect(page.body).toMatchObject({ app_id: appId, name: "Test App", methods: ["email"], allowed_origins: [] })
+      expect(page.body).not.toHaveProperty("redirect_uris")
+      expect((yield* call(`/v1/apps/no-such-app/public`)).body.error.code).toBe("unknown_app")
+    }))
+
+  it.effect("owned apps: newest first, paged, Carbon only", () =>
+    Effect.gen(function*() {
+      const { appId, owner, token } = yield* ownedApp
+      const second = yield* createFakeApp({
+        appId: appIdFor("second"),
+        name: "Second",
+        redirectUris: [],
+        owner: Option.some(`c:${owner.handle}`),
+        scopeFields: []
+      }).pipe(Effect.provide([AppsRepo.Default, AccountsRepo.Default]))
+      const first = yield* call("/v1/me/owned-apps?limit=1", { headers: bearer(token) })
+      expect(first.body.items).toEqual([expect.objectContaining({ app_id: second.app.app_id, source: "fake", users: 0 })])
+      const rest = yield* call(`/v1/me/owned-apps?limit=1&cursor=${first.body.next_cursor}`, { headers: bearer(token) })
+      expect(rest.body).toMatchObject({ items: [{ app_id: appId }], next_cursor: null })
+    }))
+
+  it.effect("registry sync: created, then updated; secret by digest; a disabled app's own credentials are 403", () =>
+    Effect.gen(function*() {
+      const owner = yield* createCarbon()
+      const coauthor = yield* createCarbon()
+      const { accessToken } = yield* signInDirectly(coauthor.uuid)
+      const appId = appIdFor("reg")
+      const secret = "sas_registry-issued-secret"
+      const created = yield* sync(appId, {
+        name: "Registry App",
+        owner_uuid: owner.uuid,
+        coauthor_uuids: [coauthor.uuid],
+        status: "active",
+        app_secret_sha256: sha256Hex(secret),
+        homepage_url: "https://registry-app.example.com"
+      })
+      expect(created.status).toBe(200)
+      expect(created.body).toMatchObject({ created: true, app: { app_id: appId, source: "registry_app", config_version: 1 } })
+      expect((yield* call(`/v1/apps/${appId}`, { headers: basic(appId, secret) })).status).toBe(200)
+      expect((yield* call(`/v1/apps/${appId}`, { headers: bearer(accessToken) })).status).toBe(200)
+      const disabled = yield* sync(appId, { name: "Registry App 2", owner_uuid: owner.uuid, status: "disabled" })
+      expect(disabled.body).toMatchObject({ created: false, app: { name: "Registry App 2", status: "disabled" } })
+      const ownCredentials = yield* call(`/v1/apps/${appId}`, { headers: basic(appId, "sas_wrong") })
+      expect(ownCredentials.body.error.code).toBe("invalid_app_credentials")
+      // The co-author was dropped by the sync; the owner still manages the disabled app.
+      expect((yield* call(`/v1/apps/${appId}`, { headers: bearer(accessToken) })).body.error.code).toBe("not_app_owner")
+      const { accessToken: ownerToken } = yield* signInDirectly(owner.uuid)
+      expect((yield* call(`/v1/apps/${appId}`, { headers: bearer(ownerToken) })).body.status).toBe("disabled")
+      expect((yield* call(`/v1/apps/${appId}/public`)).body.error.code).toBe("app_disabled")
+    }))
+
+  it.effect("a disabled app's right credentials get 403 app_disabled", () =>
+    Effect.gen(function*() {
+      const owner = yield* createCarbon()
+      const appId = appIdFor("off")
+      const secret = "sas_off-secret"
+      yield* sync(appId, { name: "Off", owner_uuid: owner.uuid, status: "disabled", app_secret_sha256: sha256Hex(secret) })
+      const answer = yield* call(`/v1/apps/${appId}`, { headers: basic(appId, secret) })
+      expect(answer.status).toBe(403)
+      expect(answer.body.error.code).toBe("app_disabled")
+    }))
+
+  it.effect("registry sync refuses bad bodies, unknown owners, first-party ids and wrong tokens", () =>
+    Effect.gen(function*() {
+      const owner = yield* createCarbon()
+      const bad = yield* sync(appIdFor("bad"), { name: "", owner_uuid: "zzz", status: "active", homepage_url: "http://x.example" })
+      expect(bad.status).toBe(422)
+      expect(Object.keys(bad.body.error.details.fields).sort()).toEqual(["homepage_url", "name", "owner_uuid"])
+      const firstParty = yield* sync("accounts", { name: "Mine", owner_uuid: owner.uuid, status: "active" })
+      expect(firstParty.status).toBe(409)
+      expect(firstParty.body.error.code).toBe("app_source_conflict")
+      expect((yield* sync(appIdFor("t"), {}, "wrong")).body.error.code).toBe("invalid_internal_token")
+      const missing = yield* call(`/v1/internal/apps/${appIdFor("m")}`, { method: "PUT" })
+      expect(missing.status).toBe(401)
+      expect(missing.body.error.code).toBe("internal_token_required")
+    }))
+})
+
+layer(AccountsTest(), { excludeTestServices: true })("internal routes without a configured token", (it) => {
+  it.effect("answer 403 internal_api_disabled", () =>
+    Effect.gen(function*() {
+      const answer = yield* sync("any-app", { name: "X", owner_uuid: "abc", status: "active" })
+      expect(answer.status).toBe(403)
+      expect(answer.body.error.code).toBe("internal_api_disabled")
+    }))
+})
