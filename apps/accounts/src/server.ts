@@ -11,6 +11,7 @@ import { AppOrAuthorLive } from "./apps/AppOrAuthor.ts"
 import { AppsRepo } from "./apps/AppsRepo.ts"
 import { AppsLive, AppsPublicLive, InternalAppsLive, OwnedAppsLive } from "./apps/Http.ts"
 import { InternalAuthLive } from "./apps/InternalAuth.ts"
+import { SigninConfigUpdate } from "./apps/SigninConfigUpdate.ts"
 import { AccountsRepo } from "./accounts/AccountsRepo.ts"
 import { AccountsApi } from "./api.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
@@ -74,7 +75,7 @@ export const AccountsHandlers = Layer.mergeAll(
   SiliconIdentityLive
 ).pipe(
   Layer.provide(Layer.mergeAll(AccountAuthLive, AppOrAuthorLive, InternalAuthLive)),
-  Layer.provide(AppCredentials.Default),
+  Layer.provide(Layer.mergeAll(AppCredentials.Default, SigninConfigUpdate.Default)),
   Layer.provide(AppsRepo.Default),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(MeViews.Default),

@@ -1,4 +1,5 @@
 import { expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
 import { sha256Hex } from "@platform/crypto"
 import { Effect, Option, Redacted } from "effect"
 import { createFakeApp } from "../src/apps/FakeApps.ts"
@@ -107,6 +108,60 @@ layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }
       expect(first.body.items).toEqual([expect.objectContaining({ app_id: second.app.app_id, source: "fake", users: 0 })])
       const rest = yield* call(`/v1/me/owned-apps?limit=1&cursor=${first.body.next_cursor}`, { headers: bearer(token) })
       expect(rest.body).toMatchObject({ items: [{ app_id: appId }], next_cursor: null })
+    }))
+
+  it.effect("signin-config patches: merge, no-change, expected_version, null reset, history", () =>
+    Effect.gen(function*() {
+      const { appId, secret, token } = yield* ownedApp
+      const patch = (body: unknown, headers: Record<string, string> = bearer(token)) =>
+        call(`/v1/apps/${appId}/signin-config`, {
+          method: "PATCH",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify(body)
+        })
+      const titled = yield* patch({ copy: { title: "Welcome back" }, branding: { radius: 12 } })
+      expect(titled.status).toBe(200)
+      expect(titled.body.config_version).toBe(2)
+      expect(titled.body.signin_config.copy.title).toBe("Welcome back")
+      expect(titled.body.signin_config.branding).toMatchObject({ radius: 12, logo_height: 40 })
+      expect(titled.body.signin_config.redirect_uris).toEqual(["https://app.example.com/callback"])
+      const again = yield* patch({ copy: { title: "Welcome back" } }, basic(appId, secret))
+      expect(again.body.config_version).toBe(2)
+      const stale = yield* patch({ expected_version: 1, copy: { subtitle: "Hi" } })
+      expect(stale.status).toBe(409)
+      expect(stale.body.error).toMatchObject({ code: "config_version_conflict", details: { config_version: 2 } })
+      const reset = yield* patch({ expected_version: 2, copy: null, redirect_uris: ["https://app.example.com/cb2"] })
+      expect(reset.body.config_version).toBe(3)
+      expect(reset.body.signin_config.copy.title).toBeNull()
+      expect(reset.body.signin_config.redirect_uris).toEqual(["https://app.example.com/cb2"])
+      const sql = yield* SqlClient.SqlClient
+      const history = yield* sql<{ version: number }>`SELECT version FROM app_config_versions WHERE app_id = ${appId} ORDER BY version`
+      expect(history.map((row) => row.version)).toEqual([1, 2, 3])
+    }))
+
+  it.effect("signin-config refusals are by field; idp secrets are write-only; the body limit is 512 KB", () =>
+    Effect.gen(function*() {
+      const { appId, token } = yield* ownedApp
+      const patch = (body: unknown) =>
+        call(`/v1/apps/${appId}/signin-config`, {
+          method: "PATCH",
+          headers: { ...bearer(token), "content-type": "application/json" },
+          body: typeof body === "string" ? body : JSON.stringify(body)
+        })
+      const invalid = yield* patch({ methods: { email: false }, branding: { light: { text: "#eeeeee" } } })
+      expect(invalid.status).toBe(422)
+      expect(Object.keys(invalid.body.error.details.fields)).toEqual(expect.arrayContaining(["methods", "branding.light.text"]))
+      expect((yield* patch({ surprise: true })).body.error.code).toBe("validation_failed")
+      const byo = yield* patch({ methods: { idp_a: true }, idp_a: { mode: "byo", client_id: "client-123", client_secret: "very-secret-value" } })
+      expect(byo.status).toBe(200)
+      expect(byo.body.signin_config.idp_a).toMatchObject({ mode: "byo", client_id: "client-123", client_secret_set: true })
+      expect(JSON.stringify(byo.body)).not.toContain("very-secret-value")
+      const missingSecret = yield* patch({ idp_a: { client_secret: null } })
+      expect(missingSecret.status).toBe(422)
+      expect(missingSecret.body.error.details.fields).toHaveProperty("idp_a.client_secret")
+      const tooBig = yield* patch(JSON.stringify({ copy: { title: "x".repeat(600 * 1024) } }))
+      expect(tooBig.status).toBe(413)
+      expect(tooBig.body.error.details.limit_bytes).toBe(512 * 1024)
     }))
 
   it.effect("registry sync: created, then updated; secret by digest; a disabled app's own credentials are 403", () =>

@@ -5,9 +5,9 @@ import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
 import { AppOrAuthor } from "./AppOrAuthor.ts"
 import { AppRecord, AppStatus, OwnedApp } from "./AppRecord.ts"
-import { AppDisabled, AppSourceConflict, UnknownApp } from "./errors.ts"
+import { AppDisabled, AppSourceConflict, ConfigVersionConflict, UnknownApp } from "./errors.ts"
 import { InternalAuth } from "./InternalAuth.ts"
-import { PublicSigninView } from "./signinConfig/index.ts"
+import { PublicSigninView, SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "./signinConfig/index.ts"
 
 const AppPath = Schema.Struct({ app_id: Schema.String.pipe(Schema.maxLength(64)) })
 const Text = (max: number, description: string) => Schema.String.pipe(Schema.maxLength(max)).annotations({ description })
@@ -29,6 +29,21 @@ export class AppsApi extends HttpApiGroup.make("apps")
       .setPath(AppPath)
       .addSuccess(AppRecord)
       .annotate(OpenApi.Description, "The App record, for the app (Basic credentials) or one of its authors. Secrets are never returned.")
+  )
+  .add(
+    HttpApiEndpoint.patch("updateSigninConfig", "/v1/apps/:app_id/signin-config")
+      .setPath(AppPath)
+      .setPayload(SigninConfigPatch)
+      .addSuccess(AppRecord)
+      .addError(errorResponse(ConfigVersionConflict))
+      .annotate(MaxBodyBytes, SIGNIN_CONFIG_PATCH_LIMIT_BYTES)
+      .annotate(
+        OpenApi.Description,
+        "Send only changes: objects merge, arrays and plain values replace, null resets a field (or a whole object) to its default. " +
+          "expected_version must equal config_version when sent (409 config_version_conflict). Every rule of the setup is checked on the result, each problem by field (422). " +
+          "idp_a.client_secret and idp_b.private_key are write-only (null removes them); the *_set masks are accepted and ignored. " +
+          "A patch that changes nothing makes no new version; every version is kept. Body up to 512 KB."
+      )
   )
   .middleware(AppOrAuthor)
   .annotate(OpenApi.Title, "Apps")

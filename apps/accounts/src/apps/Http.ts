@@ -6,6 +6,7 @@ import { requireCarbon } from "../auth/requireCarbon.ts"
 import { CurrentAppManager } from "./AppOrAuthor.ts"
 import { appRecord, ownedApp } from "./AppRecord.ts"
 import { AppsRepo, OwnedPosition } from "./AppsRepo.ts"
+import { SigninConfigUpdate } from "./SigninConfigUpdate.ts"
 import { AppDisabled, UnknownApp } from "./errors.ts"
 import { registryAppWrite } from "./registryAppWrite.ts"
 import { publicSigninView } from "./signinConfig/index.ts"
@@ -19,13 +20,17 @@ const loadApp = (apps: AppsRepo, appId: string) =>
 export const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
-    return handlers.handle("get", () =>
-      Effect.gen(function*() {
-        const manager = yield* CurrentAppManager
-        // The middleware found the app a moment ago; gone since is a defect, not a 404 the route declares.
-        const app = yield* Effect.orDie(loadApp(apps, manager.appId))
-        return appRecord(app)
-      }))
+    const configs = yield* SigninConfigUpdate
+    // The middleware found the app a moment ago; gone since is a defect, not a 404 the route declares.
+    const managedApp = Effect.flatMap(CurrentAppManager, (manager) => Effect.orDie(loadApp(apps, manager.appId)))
+    return handlers
+      .handle("get", () => Effect.map(managedApp, appRecord))
+      .handle("updateSigninConfig", ({ payload }) =>
+        Effect.gen(function*() {
+          const manager = yield* CurrentAppManager
+          yield* configs.update(manager.appId, payload, manager.kind === "author" ? manager.account.uuid : `app:${manager.appId}`)
+          return appRecord(yield* managedApp)
+        }))
   }))
 
 export const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (handlers) =>

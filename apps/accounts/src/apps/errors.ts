@@ -1,4 +1,5 @@
 import { ApiError } from "@platform/http"
+import { Schema } from "effect"
 
 /** App and internal-route errors of spec 1 (Errors: "Authentication and permission", "Proofs and apps"). */
 
@@ -62,4 +63,10 @@ export class AppSourceConflict extends ApiError<AppSourceConflict>()("AppSourceC
 export class AppIdTaken extends ApiError<AppIdTaken>()("AppIdTaken", {
   code: "app_id_taken",
   status: 409
+}) {}
+
+export class ConfigVersionConflict extends ApiError<ConfigVersionConflict>()("ConfigVersionConflict", {
+  code: "config_version_conflict",
+  status: 409,
+  details: Schema.Struct({ config_version: Schema.Int.annotations({ description: "The current version" }) })
 }) {}

@@ -25,7 +25,7 @@ import {
 } from "./errors.ts"
 import { notifyCustodian } from "./notifyCustodian.ts"
 import { SiliconsRepo } from "./SiliconsRepo.ts"
-import { WebhookSecrets } from "./WebhookSecrets.ts"
+import { SecretsAtRest } from "../SecretsAtRest.ts"
 
 /** At most this many self-created Silicons wait for one custodian (spec 1, Limits). */
 export const PENDING_PER_CUSTODIAN = 20
@@ -59,7 +59,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
     const accounts = yield* AccountsRepo
     const silicons = yield* SiliconsRepo
     const requests = yield* CustodianRequestsRepo
-    const webhookSecrets = yield* WebhookSecrets
+    const secretsAtRest = yield* SecretsAtRest
 
     const notifyTo = (to: CustodianAddress, message: { readonly subject: string; readonly text: string }) =>
       notifyCustodian(to, message).pipe(
@@ -78,7 +78,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           pfpUrl: input.pfpUrl,
           stkHash: yield* hashSecret(input.stk),
           webhookUrl: input.webhookUrl,
-          webhookSecret: webhookSecret === null ? null : webhookSecrets.seal(webhookSecret),
+          webhookSecret: webhookSecret === null ? null : secretsAtRest.seal("webhook_secret", webhookSecret),
           custodianUuid,
           at
         })
@@ -333,5 +333,5 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
       settled
     } as const
   }),
-  dependencies: [SiliconsRepo.Default, CustodianRequestsRepo.Default, AccountsRepo.Default, WebhookSecrets.Default]
+  dependencies: [SiliconsRepo.Default, CustodianRequestsRepo.Default, AccountsRepo.Default, SecretsAtRest.Default]
 }) {}

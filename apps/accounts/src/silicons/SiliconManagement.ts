@@ -14,7 +14,7 @@ import { siliconMe } from "./SiliconMe.ts"
 import type { SiliconRow } from "./SiliconRow.ts"
 import { type SiliconDetails, SiliconsRepo } from "./SiliconsRepo.ts"
 import { generateStk, normalizeStk } from "./stk.ts"
-import { WebhookSecrets } from "./WebhookSecrets.ts"
+import { SecretsAtRest } from "../SecretsAtRest.ts"
 
 /** Id changes per rolling 24 hours per account (spec 1, Rate limits). */
 export const ID_CHANGES_PER_DAY = 5
@@ -31,7 +31,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
     const accounts = yield* AccountsRepo
     const silicons = yield* SiliconsRepo
     const requests = yield* CustodianRequestsRepo
-    const webhookSecrets = yield* WebhookSecrets
+    const secretsAtRest = yield* SecretsAtRest
 
     /** The Silicon, live and in this Carbon's custody, else 404 silicon_not_found. */
     const inCustody = (custodianUuid: string, uuid: string): Effect.Effect<SiliconRow, SiliconNotFound> =>
@@ -120,7 +120,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
       Effect.gen(function*() {
         yield* inCustody(custodianUuid, uuid)
         const secret = randomToken("whsec_")
-        yield* silicons.setWebhook(uuid, url, webhookSecrets.seal(secret), yield* now)
+        yield* silicons.setWebhook(uuid, url, secretsAtRest.seal("webhook_secret", secret), yield* now)
         return { webhook_url: url, webhook_secret: secret }
       })
 
@@ -141,5 +141,5 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
 
     return { inCustody, view, updateDetails, changeId, rotateStk, setWebhook, removeWebhook, remove } as const
   }),
-  dependencies: [AccountsRepo.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, WebhookSecrets.Default]
+  dependencies: [AccountsRepo.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, SecretsAtRest.Default]
 }) {}
