@@ -3,11 +3,13 @@ import { IdempotencyStore } from "@platform/idempotency"
 import { MessageDelivery, MessageOutbox, transportFromConfig } from "@platform/mail"
 import { RateLimiter } from "@platform/rate-limit"
 import { SigningKeys } from "@platform/signing-keys"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { AccountsConfig } from "./config.ts"
 import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceCodesSweeperLive } from "./device/DeviceCodesSweeper.ts"
+import { AuthorizationCodes } from "./authorize/AuthorizationCodes.ts"
 import { accountsMigrations } from "./migrations.ts"
+import { now } from "./now.ts"
 import { periodicSweep } from "./retention.ts"
 import { CustodianRequestsSweeperLive, LoginStreaksSweeperLive } from "./silicons/SiliconSweepers.ts"
 import { sweepAssertionJtis } from "./silicons/assertions/assertionJtis.ts"
@@ -55,6 +57,15 @@ export const AccountsWorkersLive = Layer.mergeAll(
   periodicSweep("rate_limit_windows", Effect.flatMap(RateLimiter, (limiter) => limiter.sweep)),
   periodicSweep("idempotency_results", Effect.flatMap(IdempotencyStore, (store) => store.purgeExpired)),
   periodicSweep("silicon_assertion_jtis", sweepAssertionJtis),
+  periodicSweep(
+    "authorization_codes",
+    Effect.gen(function*() {
+      const codes = yield* AuthorizationCodes
+      const at = yield* now
+      // Kept 7 days after expiry (spec 1, Retention): a late reuse still finds the code and revokes what it issued.
+      return yield* codes.sweep(new Date(at.getTime() - Duration.toMillis(Duration.days(7))))
+    })
+  ).pipe(Layer.provide(AuthorizationCodes.Default)),
   CustodianRequestsSweeperLive,
   LoginStreaksSweeperLive
 )

@@ -5,6 +5,7 @@ import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
 import { AccountsMigration } from "./accounts/AccountsMigration.ts"
 import { AppsMigration } from "./apps/AppsMigration.ts"
+import { AuthorizationCodesMigration } from "./authorize/AuthorizationCodesMigration.ts"
 import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
@@ -30,5 +31,6 @@ export const accountsMigrations: Migrations = {
   "0010_account_events": EventsMigration,
   "0011_silicons": SiliconsMigration,
   "0012_silicon_keys_per_silicon": SiliconKeysMigration,
-  "0013_apps": AppsMigration
+  "0013_apps": AppsMigration,
+  "0014_authorization_codes": AuthorizationCodesMigration
 }
