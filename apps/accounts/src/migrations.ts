@@ -6,6 +6,7 @@ import { SigningKeysMigration } from "@platform/signing-keys"
 import { AccountsMigration } from "./accounts/AccountsMigration.ts"
 import { AppsMigration } from "./apps/AppsMigration.ts"
 import { AuthorizationCodesMigration } from "./authorize/AuthorizationCodesMigration.ts"
+import { AppSigninsMigration } from "./oauth/AppSigninsMigration.ts"
 import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
@@ -32,5 +33,6 @@ export const accountsMigrations: Migrations = {
   "0011_silicons": SiliconsMigration,
   "0012_silicon_keys_per_silicon": SiliconKeysMigration,
   "0013_apps": AppsMigration,
-  "0014_authorization_codes": AuthorizationCodesMigration
+  "0014_authorization_codes": AuthorizationCodesMigration,
+  "0015_app_signins": AppSigninsMigration
 }
