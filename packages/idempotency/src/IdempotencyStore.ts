@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
+import { rowsDecoder } from "@platform/database"
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { BeginResult, type StoredResponse } from "./BeginResult.ts"
 import { IDEMPOTENCY_ABANDONED_CLAIM_TTL, IDEMPOTENCY_HOLD, type IdempotencyRetention, retentionDuration } from "./retention.ts"
@@ -43,9 +44,8 @@ type ExistingRow = typeof ExistingRow.Type
 
 const CountRow = Schema.Struct({ count: Schema.Union(Schema.Number, Schema.NumberFromString) })
 
-/** Rows that do not match are a broken database contract, hence a defect rather than a typed error. */
-const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => (rows: unknown) =>
-  Schema.decodeUnknown(Schema.Array(schema))(rows).pipe(Effect.orDie)
+const decodeExistingRows = rowsDecoder(ExistingRow)
+const decodeCountRows = rowsDecoder(CountRow)
 
 /**
  * Reading the row after a refused claim can race with a release, a sweep or
@@ -106,7 +106,7 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
           status, headers::text AS headers, encode(body, 'hex') AS body
         FROM idempotency_keys
         WHERE scope = ${input.scope} AND key = ${input.key}
-      `.pipe(Effect.flatMap(decodeRows(ExistingRow)), Effect.map((rows) => rows[0]))
+      `.pipe(Effect.flatMap(decodeExistingRows), Effect.map((rows) => rows[0]))
 
     const attemptBegin = (input: BeginInput, attempt: number): Effect.Effect<BeginResult, SqlError> =>
       Effect.gen(function*() {
@@ -149,7 +149,7 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
       const rows = yield* sql`
         WITH purged AS (DELETE FROM idempotency_keys WHERE expires_at <= ${now} RETURNING 1)
         SELECT count(*)::integer AS count FROM purged
-      `.pipe(Effect.flatMap(decodeRows(CountRow)))
+      `.pipe(Effect.flatMap(decodeCountRows))
       return rows[0]?.count ?? 0
     })
 

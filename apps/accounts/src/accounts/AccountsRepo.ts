@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
+import { rowsDecoder } from "@platform/database"
 import type { ValidationFailed } from "@platform/http"
 import { Data, Effect, Either, Option, Schema } from "effect"
 import { type AccountId, type AccountKind, formatAccountId, parseAccountId } from "./AccountId.ts"
@@ -102,9 +103,9 @@ const VerifiedContact = Schema.Struct({ channel: Schema.Literal("email", "phone"
 const ACCOUNT_COLUMNS =
   "uuid, kind, handle, display_name, pfp_url, dob::text AS dob, timezone, status, created_at, updated_at, version"
 
-/** Rows that do not match are a broken database contract, hence a defect. */
-const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => (rows: unknown) =>
-  Schema.decodeUnknown(Schema.Array(schema))(rows).pipe(Effect.orDie)
+const decodeAccounts = rowsDecoder(AccountRow)
+const decodeContacts = rowsDecoder(ContactRow)
+const decodeVerifiedContacts = rowsDecoder(VerifiedContact)
 
 const inUse = (channel: ContactChannel): ContactInUse =>
   channel === "email"
@@ -134,7 +135,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
     const columns = sql.literal(ACCOUNT_COLUMNS)
 
     const selectAccounts = (rows: Effect.Effect<ReadonlyArray<object>, SqlError>) =>
-      rows.pipe(Effect.flatMap(decodeRows(AccountRow)), Effect.orDie, Effect.map((found) => Option.fromNullable(found[0])))
+      rows.pipe(Effect.flatMap(decodeAccounts), Effect.orDie, Effect.map((found) => Option.fromNullable(found[0])))
 
     /** Of `handles`, those no account holds and no live reservation keeps. */
     const freeAmong = (handles: ReadonlyArray<string>, at: Date) =>
@@ -195,7 +196,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
       sql`
         SELECT ${sql.literal(CONTACT_COLUMNS)} FROM ${sql(TABLES[channel])}
         WHERE account_uuid = ${accountUuid} AND address = ${address}
-      `.pipe(Effect.flatMap(decodeRows(ContactRow)), Effect.map((rows) => Option.fromNullable(rows[0])))
+      `.pipe(Effect.flatMap(decodeContacts), Effect.map((rows) => Option.fromNullable(rows[0])))
 
     /**
      * Inside a transaction that locked the account: adds `address` or verifies
@@ -227,7 +228,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
           VALUES (${accountUuid}, ${address}, ${verifiedAt}, ${makePrimary}, ${at})
           RETURNING address, verified_at, is_primary, created_at
         `
-        const [saved] = yield* decodeRows(ContactRow)(rows)
+        const [saved] = yield* decodeContacts(rows)
         return saved!
       }).pipe(Effect.catchTag("SqlError", contactRefusal(channel)))
 
@@ -258,7 +259,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
             details: { reserved_until: reserved.value.toISOString() }
           })
         }
-        const [row] = yield* decodeRows(AccountRow)(inserted)
+        const [row] = yield* decodeAccounts(inserted)
         if (row === undefined) return yield* Effect.dieMessage("the new account was not returned")
         return row
       })
@@ -372,7 +373,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
         SELECT ${sql.literal(CONTACT_COLUMNS)} FROM ${sql(TABLES[channel])}
         WHERE account_uuid = ${accountUuid}
         ORDER BY is_primary DESC, created_at, address
-      `.pipe(Effect.flatMap(decodeRows(ContactRow)), Effect.orDie)
+      `.pipe(Effect.flatMap(decodeContacts), Effect.orDie)
 
     /**
      * Applies the profile fields given (already validated); `version` goes up and `updated_at`
@@ -426,7 +427,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
             INSERT INTO ${sql(TABLES[channel])} (account_uuid, address, verified_at, is_primary, created_at)
             VALUES (${accountUuid}, ${address}, NULL, false, ${at})
             RETURNING ${sql.literal(CONTACT_COLUMNS)}
-          `.pipe(Effect.flatMap(decodeRows(ContactRow)))
+          `.pipe(Effect.flatMap(decodeContacts))
           return inserted[0]!
         })).pipe(
           Effect.catchTag("SqlError", contactRefusal(channel)),
@@ -487,7 +488,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
         const updated = yield* sql`
           UPDATE ${table} SET is_primary = true WHERE account_uuid = ${accountUuid} AND address = ${address}
           RETURNING ${sql.literal(CONTACT_COLUMNS)}
-        `.pipe(Effect.flatMap(decodeRows(ContactRow)))
+        `.pipe(Effect.flatMap(decodeContacts))
         return updated[0]!
       })).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("AccountsRepo.makePrimaryContact"))
 
@@ -514,7 +515,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
             UNION ALL
             SELECT 'phone' AS channel, address FROM account_phones
             WHERE account_uuid = ${accountUuid} AND verified_at IS NOT NULL
-          `.pipe(Effect.flatMap(decodeRows(VerifiedContact)))
+          `.pipe(Effect.flatMap(decodeVerifiedContacts))
           const others = verified.filter((other) => other.channel !== channel || other.address !== address)
           if (others.length === 0) {
             return yield* new LastVerifiedContact({

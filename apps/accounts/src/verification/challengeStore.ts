@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
+import { rowsDecoder } from "@platform/database"
 import { Effect, Schema } from "effect"
 import { VerificationChannel } from "./VerificationChallenge.ts"
 
@@ -43,9 +44,8 @@ const ChallengeRow = Schema.Struct({
 
 const CountRow = Schema.Struct({ count: Schema.Number })
 
-/** Rows that do not match are a broken database contract, hence a defect rather than a typed error. */
-const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => (rows: unknown) =>
-  Schema.decodeUnknown(Schema.Array(schema))(rows).pipe(Effect.orDie)
+const decodeChallengeRows = rowsDecoder(ChallengeRow)
+const decodeCountRows = rowsDecoder(CountRow)
 
 const toStored = (row: typeof ChallengeRow.Type): StoredChallenge => ({
   id: row.id,
@@ -80,7 +80,7 @@ export const makeChallengeStore = (sql: SqlClient.SqlClient) => {
       FROM verification_challenges
       WHERE id = ${id}
       ${sql.literal(forUpdate ? "FOR UPDATE" : "")}
-    `.pipe(Effect.flatMap(decodeRows(ChallengeRow)), Effect.map((rows) => rows[0] && toStored(rows[0])))
+    `.pipe(Effect.flatMap(decodeChallengeRows), Effect.map((rows) => rows[0] && toStored(rows[0])))
 
   /** Reads a challenge. */
   const find = (id: string) => select(id, false)
@@ -107,7 +107,7 @@ export const makeChallengeStore = (sql: SqlClient.SqlClient) => {
     sql`
       WITH deleted AS (DELETE FROM verification_challenges WHERE expires_at < ${cutoff} RETURNING 1)
       SELECT count(*)::float8 AS count FROM deleted
-    `.pipe(Effect.flatMap(decodeRows(CountRow)), Effect.map((rows) => rows[0]?.count ?? 0))
+    `.pipe(Effect.flatMap(decodeCountRows), Effect.map((rows) => rows[0]?.count ?? 0))
 
   return { insert, find, lock, replaceCode, markUsed, deleteExpiredBefore } as const
 }

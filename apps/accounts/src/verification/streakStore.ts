@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
+import { rowsDecoder } from "@platform/database"
 import { Effect, Schema } from "effect"
 
 /** Wrong codes in a row for one address, and until when its codes are refused. */
@@ -15,9 +16,8 @@ const StreakRow = Schema.Struct({
 
 const CountRow = Schema.Struct({ count: Schema.Number })
 
-/** Rows that do not match are a broken database contract, hence a defect rather than a typed error. */
-const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => (rows: unknown) =>
-  Schema.decodeUnknown(Schema.Array(schema))(rows).pipe(Effect.orDie)
+const decodeStreakRows = rowsDecoder(StreakRow)
+const decodeCountRows = rowsDecoder(CountRow)
 
 /**
  * SQL for `verification_address_streaks`, keyed by the address digest. Call `lock` inside a
@@ -37,7 +37,7 @@ export const makeStreakStore = (sql: SqlClient.SqlClient) => {
         FROM verification_address_streaks
         WHERE address_digest = ${addressDigest}
         FOR UPDATE
-      `.pipe(Effect.flatMap(decodeRows(StreakRow)))
+      `.pipe(Effect.flatMap(decodeStreakRows))
       // A sweep may delete the row between the two statements: that is a fresh streak.
       const row = rows[0]
       return row === undefined
@@ -66,7 +66,7 @@ export const makeStreakStore = (sql: SqlClient.SqlClient) => {
         RETURNING 1
       )
       SELECT count(*)::float8 AS count FROM deleted
-    `.pipe(Effect.flatMap(decodeRows(CountRow)), Effect.map((rows) => rows[0]?.count ?? 0))
+    `.pipe(Effect.flatMap(decodeCountRows), Effect.map((rows) => rows[0]?.count ?? 0))
 
   return { lock, save, deleteIdleBefore } as const
 }
