@@ -15,6 +15,7 @@ import { SiliconsApi } from "./silicons/Api.ts"
 import { SiliconIdentityApi } from "./silicons/identity/Api.ts"
 import { SiliconKeysApi } from "./silicons/keys/Api.ts"
 import { CustodianRequestsApi, MySiliconsApi } from "./silicons/CustodyApi.ts"
+import { UserinfoApi } from "./userinfo/Api.ts"
 import { accountsVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** The accounts service's whole HTTP contract; `/openapi.json` is generated from it. */
@@ -26,6 +27,7 @@ export class AccountsApi extends withConventionErrors(
     .add(AccountIdsApi)
     .add(SessionsApi)
     .add(OAuthApi)
+    .add(UserinfoApi)
     .add(CliLoginApi)
     .add(DeviceAuthorizationApi)
     .add(DeviceApprovalApi)

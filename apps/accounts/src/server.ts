@@ -22,7 +22,12 @@ import { DeviceAuthorizationLive } from "./device/Http.ts"
 import { MeViews } from "./me/AccountMe.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
+import { UserinfoLive } from "./userinfo/Http.ts"
 import { TokenIssuer } from "./oauth/TokenIssuer.ts"
+import { AppAccountsRepo } from "./oauth/AppAccountsRepo.ts"
+import { AppSigninsRepo } from "./oauth/AppSigninsRepo.ts"
+import { AppTokenIssuer } from "./oauth/AppTokenIssuer.ts"
+import { AuthorizationCodes } from "./authorize/AuthorizationCodes.ts"
 import { AccessTokens } from "./auth/AccessTokens.ts"
 import { AccountAuthLive } from "./auth/AccountAuth.ts"
 import { SigninsRepo } from "./auth/SigninsRepo.ts"
@@ -58,6 +63,7 @@ export const AccountsHandlers = Layer.mergeAll(
   SessionsLive,
   AccountIdsLive,
   OAuthLive,
+  UserinfoLive,
   CliLoginLive,
   DeviceAuthorizationLive,
   DeviceApprovalLive,
@@ -78,6 +84,7 @@ export const AccountsHandlers = Layer.mergeAll(
   Layer.provide(Layer.mergeAll(AppCredentials.Default, SigninConfigUpdate.Default)),
   Layer.provide(AppsRepo.Default),
   Layer.provide(TokenIssuer.Default),
+  Layer.provide(Layer.mergeAll(AppTokenIssuer.Default, AppSigninsRepo.Default, AppAccountsRepo.Default, AuthorizationCodes.Default)),
   Layer.provide(MeViews.Default),
   Layer.provide(Layer.mergeAll(AssertionVerifier.Default, SiliconKeys.Default, IdentityTokens.Default)),
   Layer.provide(Layer.mergeAll(Custody.Default, SiliconManagement.Default, StkLogin.Default, CustodianRequestsRepo.Default, SiliconsRepo.Default)),

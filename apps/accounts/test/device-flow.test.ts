@@ -141,9 +141,16 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("device
       expect(missing.body.error).toBe("invalid_request")
       expect((yield* poll("sad_unknown")).body.error).toBe("invalid_grant")
       const { device_code } = (yield* authorize()).body
-      const otherClient = yield* call(
+      // Spec 1: the client developer may use only authorization_code and refresh_token; other grants unauthorized_client.
+      const developer = yield* call(
         "/v1/oauth/token",
         form({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", client_id: "developer", device_code })
+      )
+      expect(developer.status).toBe(400)
+      expect(developer.body.error).toBe("unauthorized_client")
+      const otherClient = yield* call(
+        "/v1/oauth/token",
+        form({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", client_id: "someapp", device_code })
       )
       expect(otherClient.status).toBe(401)
       expect(otherClient.body.error).toBe("invalid_client")

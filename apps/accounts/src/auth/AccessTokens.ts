@@ -15,9 +15,14 @@ export const AccessTokenClaims = Schema.Struct({
   aud: Schema.Union(Schema.String, Schema.Array(Schema.String)),
   client_id: Schema.String,
   scope: Schema.optional(Schema.String),
-  token_use: Schema.optional(Schema.String)
+  token_use: Schema.optional(Schema.String),
+  iat: Schema.optional(Schema.Number),
+  exp: Schema.optional(Schema.Number)
 })
 export type AccessTokenClaims = typeof AccessTokenClaims.Type
+
+export const audiencesOf = (claims: AccessTokenClaims): ReadonlyArray<string> =>
+  typeof claims.aud === "string" ? [claims.aud] : claims.aud
 
 export type AccessTokenProblem = "invalid" | "expired" | "wrong_audience" | "identity_token"
 
@@ -53,20 +58,23 @@ export class AccessTokens extends Effect.Service<AccessTokens>()("accounts/Acces
       )
     }
 
-    /** Checks signature, issuer, type and lifetime, then says whether the token is one for `audience`. */
-    const verify = (token: string, audience: string, now: Date) =>
+    /** Checks signature, issuer, type and lifetime, whatever the audience. */
+    const verifyAnyAudience = (token: string, now: Date) =>
       keys.verifyJwt(token, { issuer: publicUrl, algorithms: ["EdDSA", "RS256"], currentDate: now }).pipe(
         Effect.mapError((rejected): AccessTokenProblem => (rejected.reason === "expired" ? "expired" : "invalid")),
         Effect.flatMap(({ payload, protectedHeader }) => {
           if (payload["token_use"] === "identity") return Effect.fail<AccessTokenProblem>("identity_token")
           if (protectedHeader.typ !== ACCESS_TOKEN_TYPE) return Effect.fail<AccessTokenProblem>("invalid")
           const claims = Schema.decodeUnknownEither(AccessTokenClaims)(payload)
-          if (Either.isLeft(claims)) return Effect.fail<AccessTokenProblem>("invalid")
-          const audiences = typeof claims.right.aud === "string" ? [claims.right.aud] : claims.right.aud
-          return audiences.includes(audience) ? Effect.succeed(claims.right) : Effect.fail<AccessTokenProblem>("wrong_audience")
+          return Either.isLeft(claims) ? Effect.fail<AccessTokenProblem>("invalid") : Effect.succeed(claims.right)
         })
       )
 
-    return { issue, verify } as const
+    /** Checks signature, issuer, type and lifetime, then says whether the token is one for `audience`. */
+    const verify = (token: string, audience: string, now: Date) =>
+      Effect.flatMap(verifyAnyAudience(token, now), (claims) =>
+        audiencesOf(claims).includes(audience) ? Effect.succeed(claims) : Effect.fail<AccessTokenProblem>("wrong_audience"))
+
+    return { issue, verify, verifyAnyAudience } as const
   })
 }) {}

@@ -18,25 +18,26 @@ export const OpenIdConfiguration = Schema.Struct({
   claims_supported: Schema.Array(Schema.String),
   token_endpoint_auth_methods_supported: Schema.Array(Schema.String),
   introspection_endpoint_auth_methods_supported: Schema.Array(Schema.String),
+  revocation_endpoint_auth_methods_supported: Schema.Array(Schema.String),
   code_challenge_methods_supported: Schema.Array(Schema.String),
   prompt_values_supported: Schema.Array(Schema.String),
   claims_parameter_supported: Schema.Boolean,
   request_parameter_supported: Schema.Boolean,
-  request_uri_parameter_supported: Schema.Boolean
+  request_uri_parameter_supported: Schema.Boolean,
+  authorization_response_iss_parameter_supported: Schema.Boolean.annotations({ description: "RFC 9207" })
 }).annotations({ identifier: "OpenIdConfiguration", description: "OpenID Provider Metadata (OpenID Connect Discovery 1.0)" })
 
+/** Grants the token endpoint serves; the short-lived-token and token-exchange grants join when they work. */
 export const GRANT_TYPES = [
   "authorization_code",
   "refresh_token",
   "urn:ietf:params:oauth:grant-type:device_code",
-  "urn:accounts:params:oauth:grant-type:short-lived-token",
-  "urn:ietf:params:oauth:grant-type:jwt-bearer",
-  "urn:ietf:params:oauth:grant-type:token-exchange"
+  "urn:ietf:params:oauth:grant-type:jwt-bearer"
 ] as const
 
 export const SCOPES = ["openid", "profile", "email", "phone", "dob", "timezone", "offline_access"] as const
 
-/** Claims an id_token or userinfo answer may carry: the registered JWT claims plus the account fields by scope. */
+/** Claims an id_token or userinfo answer may carry: the registered JWT claims, the account fields by scope and their OpenID names. */
 export const CLAIMS = [
   "iss",
   "sub",
@@ -61,7 +62,13 @@ export const CLAIMS = [
   "phone",
   "phone_verified",
   "dob",
-  "timezone"
+  "timezone",
+  "name",
+  "picture",
+  "phone_number",
+  "phone_number_verified",
+  "birthdate",
+  "zoneinfo"
 ] as const
 
 /** The discovery document of spec 1's discovery row; the issuer is the public origin. */
@@ -78,14 +85,17 @@ export const openIdConfiguration = (issuer: string): typeof OpenIdConfiguration.
   response_modes_supported: ["query"],
   grant_types_supported: GRANT_TYPES,
   subject_types_supported: ["public"],
-  id_token_signing_alg_values_supported: ["EdDSA", "RS256"],
+  // Id tokens are signed with the Ed25519 key only; the RSA key signs identity tokens (docs/decisions.md).
+  id_token_signing_alg_values_supported: ["EdDSA"],
   scopes_supported: SCOPES,
   claims_supported: CLAIMS,
   token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
   introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+  revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
   code_challenge_methods_supported: ["S256", "plain"],
   prompt_values_supported: ["none", "login", "consent", "select_account"],
   claims_parameter_supported: false,
   request_parameter_supported: false,
-  request_uri_parameter_supported: false
+  request_uri_parameter_supported: false,
+  authorization_response_iss_parameter_supported: true
 })

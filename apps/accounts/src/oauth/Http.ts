@@ -3,15 +3,18 @@ import { noStore, oauthError } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
-import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
+import { AccessTokens } from "../auth/AccessTokens.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
 import { deviceCodeGrant } from "../device/deviceCodeGrant.ts"
 import { assertionSignIn } from "../silicons/assertions/assertionSignIn.ts"
-import { requireFirstPartyClient } from "./firstPartyClient.ts"
+import { appRefreshResponse } from "./appRefresh.ts"
+import { authorizationCodeGrant } from "./authorizationCodeGrant.ts"
+import { AUTHORIZATION_CODE, allowGrant, DEVICE_CODE, JWT_BEARER, REFRESH_TOKEN } from "./clientGrants.ts"
+import { introspect } from "./introspect.ts"
+import { authenticateClient, type OAuthClient } from "./OAuthClient.ts"
 import { oauthParameters, required } from "./OAuthParameters.ts"
 import { TokenIssuer } from "./TokenIssuer.ts"
 import { now } from "../now.ts"
-
 
 export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =>
   Effect.gen(function*() {
@@ -19,14 +22,21 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
     const issuer = yield* TokenIssuer
     const tokens = yield* AccessTokens
 
-    const refresh = (parameters: ReadonlyMap<string, string>) =>
+    const refresh = (client: OAuthClient, parameters: ReadonlyMap<string, string>) =>
       Effect.gen(function*() {
         const refreshToken = yield* required(parameters, "refresh_token")
+        // Another client's token is refused before rotating, so presenting it spends nothing (RFC 6749 §6).
+        const owner = yield* Effect.orDie(signins.findByRefreshToken(refreshToken))
+        if (Option.isSome(owner) && owner.value.client_id !== client.clientId) {
+          return yield* oauthError("invalid_grant", "The refresh token was issued to another client.")
+        }
         const at = yield* now
         const rotated = yield* Effect.orDie(signins.rotate(refreshToken, at))
         switch (rotated._tag) {
           case "Rotated":
-            return yield* issuer.respond(rotated.signin, rotated.refreshToken, at)
+            return client.kind === "first_party"
+              ? yield* issuer.respond(rotated.signin, rotated.refreshToken, at)
+              : yield* appRefreshResponse(rotated.signin, rotated.refreshToken, at)
           case "Reused":
             return yield* Effect.fail(
               oauthError("invalid_grant", "The refresh token was already used; its sign-in is now revoked.")
@@ -55,39 +65,49 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
           yield* carriesNewSecret
           const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
           const grantType = yield* required(parameters, "grant_type")
-          yield* requireFirstPartyClient(request.headers["authorization"], parameters)
+          const client = yield* authenticateClient(request.headers["authorization"], parameters)
+          yield* allowGrant(client, grantType)
           switch (grantType) {
-            case "refresh_token":
-              return yield* refresh(parameters)
-            case "urn:ietf:params:oauth:grant-type:device_code":
+            case AUTHORIZATION_CODE:
+              return yield* authorizationCodeGrant(client, parameters)
+            case REFRESH_TOKEN:
+              return yield* refresh(client, parameters)
+            case DEVICE_CODE:
               return yield* deviceCodeGrant(parameters)
-            case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+            case JWT_BEARER:
               return yield* jwtBearer(parameters)
-            case "authorization_code":
-            case "urn:ietf:params:oauth:grant-type:token-exchange":
-            case "urn:accounts:params:oauth:grant-type:short-lived-token":
+            default:
               return yield* Effect.fail(
                 oauthError("unsupported_grant_type", `The grant ${grantType} is not available on this deployment yet.`)
               )
-            default:
-              return yield* Effect.fail(oauthError("unsupported_grant_type", `Unknown grant_type ${grantType}.`))
           }
         }), { uninterruptible: true })
       .handleRaw("revoke", ({ request }) =>
         Effect.gen(function*() {
           yield* noStore
           const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
-          yield* requireFirstPartyClient(request.headers["authorization"], parameters)
+          const client = yield* authenticateClient(request.headers["authorization"], parameters)
           const token = yield* required(parameters, "token")
           const at = yield* now
           const byRefresh = yield* Effect.orDie(signins.findByRefreshToken(token))
           const signinId = Option.isSome(byRefresh)
-            ? Option.some(byRefresh.value.id)
-            : yield* tokens.verify(token, FIRST_PARTY_CLIENT_ID, at).pipe(
-              Effect.map((claims) => Option.some(claims.sid)),
+            ? Option.some(byRefresh.value.id).pipe(Option.filter(() => byRefresh.value.client_id === client.clientId))
+            : yield* tokens.verify(token, client.clientId, at).pipe(
+              Effect.map((claims) => Option.some(claims.sid).pipe(Option.filter(() => claims.client_id === client.clientId))),
               Effect.orElseSucceed(() => Option.none<string>())
             )
-          // RFC 7009 §2.2: an unknown or already revoked token is answered like a revoked one.
+          // RFC 7009 §2.2: an unknown, already revoked or another client's token is answered like a revoked one.
           if (Option.isSome(signinId)) yield* Effect.orDie(signins.revokeSignin(signinId.value, at, "revoked_by_client"))
         }), { uninterruptible: true })
+      .handleRaw("introspect", ({ request }) =>
+        Effect.gen(function*() {
+          yield* noStore
+          const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
+          const client = yield* authenticateClient(request.headers["authorization"], parameters)
+          if (client.kind !== "app") {
+            return yield* oauthError("invalid_client", "Introspection needs an app's credentials; public clients may not introspect.")
+          }
+          const token = yield* required(parameters, "token")
+          return yield* introspect(client.clientId, token, yield* now)
+        }))
   }))

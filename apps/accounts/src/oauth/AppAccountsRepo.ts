@@ -1,0 +1,43 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { AccountRow } from "../accounts/AccountRow.ts"
+import { AppStatus } from "../apps/AppRecord.ts"
+
+/** Everything an app-facing answer needs of one account, read in one statement. */
+export const AppAccountRow = Schema.Struct({
+  ...AccountRow.fields,
+  custodian_uuid: Schema.NullOr(Schema.String),
+  custodian_handle: Schema.NullOr(Schema.String),
+  /** The primary (so verified) email and phone. */
+  email: Schema.NullOr(Schema.String),
+  phone: Schema.NullOr(Schema.String),
+  membership_status: Schema.NullOr(Schema.Literal("active", "imported", "access_removed")),
+  app_status: Schema.NullOr(AppStatus)
+})
+export type AppAccountRow = typeof AppAccountRow.Type
+
+const decodeRows = Schema.decodeUnknown(Schema.Array(AppAccountRow))
+
+/** Reads an account together with its membership of an app and that app's status. */
+export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts/AppAccountsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const find = (accountUuid: string, appId: string): Effect.Effect<Option.Option<AppAccountRow>> =>
+      sql`
+        SELECT a.uuid, a.kind, a.handle, a.display_name, a.pfp_url, a.dob::text AS dob, a.timezone, a.status,
+          a.created_at, a.updated_at, a.version, c.uuid AS custodian_uuid, c.handle AS custodian_handle,
+          (SELECT e.address FROM account_emails e WHERE e.account_uuid = a.uuid AND e.is_primary) AS email,
+          (SELECT p.address FROM account_phones p WHERE p.account_uuid = a.uuid AND p.is_primary) AS phone,
+          m.status AS membership_status, ap.status AS app_status
+        FROM accounts a
+        LEFT JOIN silicons s ON s.account_uuid = a.uuid
+        LEFT JOIN accounts c ON c.uuid = s.custodian_uuid
+        LEFT JOIN memberships m ON m.app_id = ${appId} AND m.account_uuid = a.uuid
+        LEFT JOIN apps ap ON ap.app_id = ${appId}
+        WHERE a.uuid = ${accountUuid}
+      `.pipe(Effect.flatMap(decodeRows), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    return { find } as const
+  })
+}) {}

@@ -1,0 +1,95 @@
+import { SqlClient } from "@effect/sql"
+import { Data, Effect, Option, Schema } from "effect"
+import type { AuthorizationCodeRow } from "../authorize/AuthorizationCodes.ts"
+import { SigninRow } from "../auth/Signin.ts"
+import { SigninsRepo } from "../auth/SigninsRepo.ts"
+
+/** Why a redeemed code started no sign-in. */
+export class CodeSigninRefused extends Data.TaggedError("CodeSigninRefused")<{
+  readonly reason: "code_reused" | "access_removed"
+}> {}
+
+export const AppGrant = Schema.Struct({
+  app_id: Schema.String,
+  scope: Schema.String,
+  auth_time: Schema.DateFromSelf
+})
+export type AppGrant = typeof AppGrant.Type
+
+const decodeGrants = Schema.decodeUnknown(Schema.Array(AppGrant))
+const RefreshTokenState = Schema.Struct({
+  ...SigninRow.fields,
+  token_created_at: Schema.DateFromSelf,
+  used_at: Schema.NullOr(Schema.DateFromSelf)
+})
+const decodeRefreshStates = Schema.decodeUnknown(Schema.Array(RefreshTokenState))
+
+/** App sign-ins: the ones authorization codes start, what they were granted, and the membership they belong to. */
+export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/AppSigninsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const signins = yield* SigninsRepo
+
+    /**
+     * In one transaction: the app sign-in (900 days), its grant, the
+     * membership (made when absent, an imported one claimed), and the code's
+     * link to the sign-in. A code whose reuse was marked meanwhile, or a
+     * membership whose access was removed, leaves nothing behind.
+     */
+    const startFromCode = (code: AuthorizationCodeRow, now: Date) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const started = yield* signins.start({
+          accountUuid: code.account_uuid,
+          clientId: code.app_id,
+          clientLabel: null,
+          method: "hosted",
+          now
+        })
+        yield* sql`
+          INSERT INTO app_signins (signin_id, app_id, scope, auth_time)
+          VALUES (${started.signin.id}, ${code.app_id}, ${code.scope}, ${code.auth_time})
+        `
+        const scopes = JSON.stringify(code.scope.split(" ").filter((scope) => scope !== ""))
+        const membership = yield* sql<{ status: string }>`
+          INSERT INTO memberships (app_id, account_uuid, status, scopes, created_at, last_signin_at)
+          VALUES (${code.app_id}, ${code.account_uuid}, 'active', ${scopes}::jsonb, ${now}, ${now})
+          ON CONFLICT (app_id, account_uuid) DO UPDATE SET
+            last_signin_at = EXCLUDED.last_signin_at,
+            status = CASE WHEN memberships.status = 'imported' THEN 'active' ELSE memberships.status END
+          RETURNING status
+        `
+        if (membership[0]?.status === "access_removed") return yield* new CodeSigninRefused({ reason: "access_removed" })
+        const linked = yield* sql<{ reused_at: Date | null }>`
+          UPDATE authorization_codes SET signin_id = ${started.signin.id} WHERE code_hash = ${code.code_hash}
+          RETURNING reused_at
+        `
+        if (linked[0]?.reused_at != null) return yield* new CodeSigninRefused({ reason: "code_reused" })
+        return started
+      })).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /**
+     * Marks a second use of a code and answers the sign-in it started. The row
+     * lock orders this against a redemption still linking its sign-in.
+     */
+    const markCodeReused = (codeHash: string, now: Date): Effect.Effect<Option.Option<string>> =>
+      sql<{ signin_id: string | null }>`
+        UPDATE authorization_codes SET reused_at = COALESCE(reused_at, ${now}) WHERE code_hash = ${codeHash}
+        RETURNING signin_id
+      `.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0]?.signin_id)))
+
+    const grantOf = (signinId: string): Effect.Effect<Option.Option<AppGrant>> =>
+      sql`SELECT app_id, scope, auth_time FROM app_signins WHERE signin_id = ${signinId}`.pipe(
+        Effect.flatMap(decodeGrants),
+        Effect.orDie,
+        Effect.map((rows) => Option.fromNullable(rows[0]))
+      )
+
+    /** A refresh token's sign-in and whether the token was used already (introspection). */
+    const refreshTokenState = (tokenHash: string) =>
+      sql`
+        SELECT s.*, r.created_at AS token_created_at, r.used_at FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${tokenHash}
+      `.pipe(Effect.flatMap(decodeRefreshStates), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    return { startFromCode, markCodeReused, grantOf, refreshTokenState } as const
+  })
+}) {}

@@ -1,0 +1,85 @@
+import { type OAuthError, oauthError } from "@platform/http"
+import { Effect, Option } from "effect"
+import { AuthorizationCodes } from "../authorize/AuthorizationCodes.ts"
+import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { now } from "../now.ts"
+import { AppAccountsRepo } from "./AppAccountsRepo.ts"
+import { AppSigninsRepo } from "./AppSigninsRepo.ts"
+import { AppTokenIssuer } from "./AppTokenIssuer.ts"
+import type { OAuthClient } from "./OAuthClient.ts"
+import { required } from "./OAuthParameters.ts"
+import { pkceHolds } from "./pkce.ts"
+
+const invalidGrant = (description: string) => Effect.fail(oauthError("invalid_grant", description))
+
+/**
+ * grant_type authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). The code is
+ * spent first, in one statement, so every later check that fails has burnt it
+ * too; a second use revokes the sign-in the first one started.
+ */
+export const authorizationCodeGrant = (client: OAuthClient, parameters: ReadonlyMap<string, string>) =>
+  Effect.gen(function*() {
+    const codes = yield* AuthorizationCodes
+    const appSignins = yield* AppSigninsRepo
+    const accounts = yield* AppAccountsRepo
+    const signins = yield* SigninsRepo
+    const issuer = yield* AppTokenIssuer
+    const code = yield* required(parameters, "code")
+    const redirectUri = yield* required(parameters, "redirect_uri")
+    const verifier = parameters.get("code_verifier") || undefined
+    const at = yield* now
+    const redemption = yield* codes.redeem(code, at)
+    switch (redemption._tag) {
+      case "Unknown":
+        return yield* invalidGrant("The authorization code is not valid.")
+      case "Expired":
+        return yield* invalidGrant("The authorization code has expired.")
+      case "Reused": {
+        const signinId = yield* appSignins.markCodeReused(redemption.code.code_hash, at)
+        if (Option.isSome(signinId)) {
+          yield* Effect.orDie(signins.revokeSignin(signinId.value, at, "authorization_code_reused"))
+        }
+        return yield* invalidGrant("The authorization code was already used; the tokens issued from it are revoked.")
+      }
+      case "Redeemed":
+        break
+    }
+    const redeemed = redemption.code
+    if (redeemed.app_id !== client.clientId) return yield* invalidGrant("The authorization code was issued to another client.")
+    if (redeemed.redirect_uri !== redirectUri) {
+      return yield* invalidGrant("redirect_uri differs from the one of the authorization request.")
+    }
+    if (client.kind === "developer" && redeemed.code_challenge_method !== "S256") {
+      return yield* invalidGrant("The client developer's codes need a PKCE S256 challenge.")
+    }
+    const challenge = redeemed.code_challenge === null || redeemed.code_challenge_method === null
+      ? null
+      : { value: redeemed.code_challenge, method: redeemed.code_challenge_method }
+    if (!pkceHolds(challenge, verifier)) {
+      return yield* invalidGrant(
+        challenge === null
+          ? "The code was issued without a PKCE challenge; send no code_verifier."
+          : "code_verifier does not match the code challenge."
+      )
+    }
+    const account = yield* accounts.find(redeemed.account_uuid, redeemed.app_id)
+    if (Option.isNone(account) || account.value.status !== "active") {
+      return yield* invalidGrant("The account of this code can no longer sign in.")
+    }
+    const started = yield* appSignins.startFromCode(redeemed, at).pipe(
+      Effect.catchTag("CodeSigninRefused", (refused): Effect.Effect<never, OAuthError> =>
+        invalidGrant(
+          refused.reason === "code_reused"
+            ? "The authorization code was already used."
+            : "The account's access to this app was removed."
+        ))
+    )
+    return yield* issuer.respond({
+      signin: started.signin,
+      grant: { app_id: redeemed.app_id, scope: redeemed.scope, auth_time: redeemed.auth_time },
+      refreshToken: started.refreshToken,
+      account: account.value,
+      nonce: redeemed.nonce,
+      now: at
+    })
+  })

@@ -1,0 +1,89 @@
+import { sha256Hex } from "@platform/crypto"
+import { Effect, Option } from "effect"
+import { accountIdOf } from "../accounts/AccountRow.ts"
+import { AccessTokens, audiencesOf } from "../auth/AccessTokens.ts"
+import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { REFRESH_TOKEN_PREFIX } from "../auth/SigninsRepo.ts"
+import { AccountsConfig } from "../config.ts"
+import { membershipId } from "./AppAccount.ts"
+import { AppAccountsRepo } from "./AppAccountsRepo.ts"
+import { appAccessProblem } from "./appAccess.ts"
+import { AppSigninsRepo } from "./AppSigninsRepo.ts"
+import type { IntrospectionResponse } from "./Introspection.ts"
+
+const INACTIVE: IntrospectionResponse = { active: false }
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+interface LiveToken {
+  readonly signinId: string
+  readonly accountUuid: string
+  readonly tokenType: string
+  readonly iat: number
+  readonly exp: number
+}
+
+/**
+ * RFC 7662 for an app: its own access and refresh tokens, while their
+ * sign-in is live and the app may still act for the account. Another app's
+ * token, an expired, used or revoked one, or garbage: inactive.
+ */
+export const introspect = (appId: string, token: string, now: Date) =>
+  Effect.gen(function*() {
+    const tokens = yield* AccessTokens
+    const signins = yield* SigninsRepo
+    const appSignins = yield* AppSigninsRepo
+    const accounts = yield* AppAccountsRepo
+    const { publicUrl } = yield* AccountsConfig
+
+    const fromRefresh = Effect.map(appSignins.refreshTokenState(sha256Hex(token)), (state) =>
+      Option.filter(state, (s) => s.used_at === null && s.client_id === appId).pipe(Option.map((s): LiveToken => ({
+        signinId: s.id,
+        accountUuid: s.account_uuid,
+        tokenType: "refresh_token",
+        iat: seconds(s.token_created_at),
+        exp: seconds(s.expires_at)
+      }))))
+
+    const fromAccess = tokens.verifyAnyAudience(token, now).pipe(
+      Effect.map((claims) =>
+        claims.client_id === appId && audiencesOf(claims).includes(appId)
+          ? Option.some<LiveToken>({
+            signinId: claims.sid,
+            accountUuid: claims.sub,
+            tokenType: "Bearer",
+            iat: claims.iat ?? 0,
+            exp: claims.exp ?? 0
+          })
+          : Option.none()
+      ),
+      Effect.orElseSucceed(() => Option.none<LiveToken>())
+    )
+
+    const live = yield* token.startsWith(REFRESH_TOKEN_PREFIX) ? fromRefresh : fromAccess
+    if (Option.isNone(live)) return INACTIVE
+    const signin = yield* Effect.orDie(signins.find(live.value.signinId))
+    if (
+      Option.isNone(signin) || signin.value.client_id !== appId || signin.value.revoked_at !== null ||
+      signin.value.expires_at.getTime() <= now.getTime()
+    ) return INACTIVE
+    const [grant, account] = yield* Effect.all([
+      appSignins.grantOf(signin.value.id),
+      accounts.find(live.value.accountUuid, appId)
+    ], { concurrency: 2 })
+    if (Option.isNone(grant) || Option.isNone(account) || appAccessProblem(account.value) !== null) return INACTIVE
+    const username = accountIdOf(account.value)
+    const answer: IntrospectionResponse = {
+      active: true,
+      scope: grant.value.scope,
+      client_id: appId,
+      ...(username === null ? {} : { username }),
+      token_type: live.value.tokenType,
+      exp: live.value.exp,
+      iat: live.value.iat,
+      sub: live.value.accountUuid,
+      aud: appId,
+      iss: publicUrl,
+      membership_id: membershipId(appId, live.value.accountUuid)
+    }
+    return answer
+  })

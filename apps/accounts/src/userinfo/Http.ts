@@ -1,0 +1,79 @@
+import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
+import { noStore } from "@platform/http"
+import { Effect, Option } from "effect"
+import { AccountsApi } from "../api.ts"
+import { AccessTokens, audiencesOf } from "../auth/AccessTokens.ts"
+import {
+  IdentityTokenNotAccepted,
+  InvalidAuthorization,
+  InvalidToken,
+  SessionExpired,
+  TokenRevoked,
+  TokenWrongAudience
+} from "../auth/errors.ts"
+import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
+import { now } from "../now.ts"
+import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
+import { appAccessProblem } from "../oauth/appAccess.ts"
+import { AppSigninsRepo } from "../oauth/AppSigninsRepo.ts"
+import { AccessRemoved, MembershipInactive, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
+import { userInfo } from "./UserInfo.ts"
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i
+const NOT_APP_AUDIENCES: ReadonlyArray<string> = [FIRST_PARTY_APP_ID, DEVELOPER_APP_ID]
+
+export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handlers) =>
+  Effect.gen(function*() {
+    const tokens = yield* AccessTokens
+    const signins = yield* SigninsRepo
+    const appSignins = yield* AppSigninsRepo
+    const accounts = yield* AppAccountsRepo
+
+    const answer = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        yield* noStore
+        const authorization = request.headers["authorization"]
+        if (authorization === undefined) {
+          return yield* new Unauthenticated({ message: "Send the app access token as `Authorization: Bearer <token>`." })
+        }
+        const match = BEARER.exec(authorization.trim())
+        if (match === null) return yield* new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
+        const at = yield* now
+        const claims = yield* tokens.verifyAnyAudience(match[1]!, at).pipe(Effect.mapError((problem) =>
+          problem === "identity_token"
+            ? new IdentityTokenNotAccepted({ message: "Identity tokens are not accepted as bearer tokens." })
+            : new InvalidToken({ message: problem === "expired" ? "The access token has expired." : "The access token is not valid." })
+        ))
+        const audiences = audiencesOf(claims)
+        const appId = claims.client_id
+        if (!audiences.includes(appId) || audiences.some((audience) => NOT_APP_AUDIENCES.includes(audience))) {
+          return yield* new TokenWrongAudience({ message: "Userinfo takes access tokens issued to an app." })
+        }
+        const signin = yield* Effect.orDie(signins.find(claims.sid))
+        if (Option.isNone(signin) || signin.value.revoked_at !== null) {
+          return yield* new TokenRevoked({ message: "This sign-in was revoked." })
+        }
+        if (signin.value.expires_at.getTime() <= at.getTime()) {
+          return yield* new SessionExpired({ message: "This sign-in has expired." })
+        }
+        const [grant, account] = yield* Effect.all([appSignins.grantOf(claims.sid), accounts.find(claims.sub, appId)], {
+          concurrency: 2
+        })
+        if (Option.isNone(grant) || Option.isNone(account)) return yield* new TokenRevoked({ message: "This sign-in no longer exists." })
+        switch (appAccessProblem(account.value)) {
+          case "app_disabled":
+            return yield* new UserinfoAppDisabled({ message: "This app is disabled." })
+          case "access_removed":
+            return yield* new AccessRemoved({ message: "The account removed this app's access." })
+          case "membership_inactive":
+            return yield* new MembershipInactive({ message: "The account's membership of this app is not active." })
+          case null:
+            return userInfo(account.value, appId, grant.value.scope)
+        }
+      })
+
+    return handlers
+      .handle("get", ({ request }) => answer(request))
+      .handle("post", ({ request }) => answer(request))
+  }))
