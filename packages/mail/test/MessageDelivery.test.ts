@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schedule } from "effect"
 import { InMemoryTransport } from "../src/InMemoryTransport.ts"
 import { MessageDelivery } from "../src/MessageDelivery.ts"
 import { MessageOutbox } from "../src/MessageOutbox.ts"
@@ -41,9 +41,15 @@ describe("MessageDelivery worker", () => {
       const outbox = yield* MessageOutbox
       yield* InMemoryTransport.failNext(1)
       yield* outbox.enqueue(signInCode("ada@example.com"))
-      yield* sleepInRealTime("300 millis")
+      // The failed first attempt is recorded with the next one scheduled about 2 seconds later (not at once).
+      yield* outboxRows.pipe(
+        Effect.repeat({ until: (rows) => rows[0]?.attempts === 1 && !rows[0].claimed, schedule: Schedule.spaced("20 millis") }),
+        Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("the first attempt was not recorded") }),
+        Effect.orDie
+      )
       expect(yield* outboxRows).toMatchObject([{ status: "pending", attempts: 1, claimed: false }])
-      yield* awaitSent(1, "4 seconds")
+      expect((yield* InMemoryTransport.sent).length).toBe(0)
+      yield* awaitSent(1, "15 seconds")
       expect(yield* outboxRows).toMatchObject([{ status: "sent", attempts: 2 }])
     }).pipe(Effect.provide(deliveryWorkerOverFreshDatabase({ pollInterval: "20 millis" }))))
 
