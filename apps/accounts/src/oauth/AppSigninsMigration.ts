@@ -3,9 +3,8 @@ import { Effect } from "effect"
 
 /**
  * What an app sign-in was granted: its scopes and when the account
- * authenticated (for id tokens issued on refresh). And the mark a second use
- * of an authorization code leaves, so that a redemption still finishing
- * sees it and issues nothing.
+ * authenticated (for id tokens issued on refresh). And when a second use of
+ * an authorization code was first seen.
  */
 export const AppSigninsMigration = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -6,7 +6,7 @@ import { SigninsRepo } from "../auth/SigninsRepo.ts"
 
 /** Why a redeemed code started no sign-in. */
 export class CodeSigninRefused extends Data.TaggedError("CodeSigninRefused")<{
-  readonly reason: "code_reused" | "access_removed"
+  readonly reason: "access_removed"
 }> {}
 
 export const AppGrant = Schema.Struct({
@@ -33,8 +33,8 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
     /**
      * In one transaction: the app sign-in (900 days), its grant, the
      * membership (made when absent, an imported one claimed), and the code's
-     * link to the sign-in. A code whose reuse was marked meanwhile, or a
-     * membership whose access was removed, leaves nothing behind.
+     * link to the sign-in. A membership whose access was removed leaves
+     * nothing behind.
      */
     const startFromCode = (code: AuthorizationCodeRow, now: Date) =>
       sql.withTransaction(Effect.gen(function*() {
@@ -59,17 +59,14 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
           RETURNING status
         `
         if (membership[0]?.status === "access_removed") return yield* new CodeSigninRefused({ reason: "access_removed" })
-        const linked = yield* sql<{ reused_at: Date | null }>`
-          UPDATE authorization_codes SET signin_id = ${started.signin.id} WHERE code_hash = ${code.code_hash}
-          RETURNING reused_at
-        `
-        if (linked[0]?.reused_at != null) return yield* new CodeSigninRefused({ reason: "code_reused" })
+        yield* sql`UPDATE authorization_codes SET signin_id = ${started.signin.id} WHERE code_hash = ${code.code_hash}`
         return started
       })).pipe(Effect.catchTag("SqlError", Effect.die))
 
     /**
-     * Marks a second use of a code and answers the sign-in it started. The row
-     * lock orders this against a redemption still linking its sign-in.
+     * Records a second use of a code and answers the sign-in it started, as
+     * committed now: a use racing the first redemption finds none yet, and the
+     * tokens issued after it stand (RFC 6749 §4.1.2 revokes those issued before).
      */
     const markCodeReused = (codeHash: string, now: Date): Effect.Effect<Option.Option<string>> =>
       sql<{ signin_id: string | null }>`

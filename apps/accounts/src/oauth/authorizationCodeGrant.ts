@@ -67,12 +67,8 @@ export const authorizationCodeGrant = (client: OAuthClient, parameters: Readonly
       return yield* invalidGrant("The account of this code can no longer sign in.")
     }
     const started = yield* appSignins.startFromCode(redeemed, at).pipe(
-      Effect.catchTag("CodeSigninRefused", (refused): Effect.Effect<never, OAuthError> =>
-        invalidGrant(
-          refused.reason === "code_reused"
-            ? "The authorization code was already used."
-            : "The account's access to this app was removed."
-        ))
+      Effect.catchTag("CodeSigninRefused", (): Effect.Effect<never, OAuthError> =>
+        invalidGrant("The account's access to this app was removed."))
     )
     return yield* issuer.respond({
       signin: started.signin,

@@ -1,0 +1,291 @@
+import { expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { randomHex } from "@platform/crypto"
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { createApp, mintCode, REDIRECT_URI } from "./support/apps.ts"
+import { createCarbon, insertSilicon } from "./support/carbons.ts"
+import { fetchAnswer } from "./support/http.ts"
+import { signInDirectly } from "./support/signIn.ts"
+
+interface App {
+  readonly appId: string
+  readonly secret: string
+}
+
+const call = (path: string, init?: RequestInit) =>
+  Effect.flatMap(AccountsUnderTest, ({ url }) => Effect.promise(() => fetchAnswer(`${url}${path}`, init)))
+const form = (parameters: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  body: new URLSearchParams(parameters).toString()
+})
+const basic = (app: App) => ({
+  authorization: `Basic ${Buffer.from(`${app.appId}:${app.secret}`).toString("base64")}`
+})
+const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url")
+const newVerifier = () => randomHex(64)
+
+const exchange = (app: App, parameters: Record<string, string>) =>
+  call("/v1/oauth/token", form({ grant_type: "authorization_code", redirect_uri: REDIRECT_URI, ...parameters }, basic(app)))
+const refresh = (app: App, refreshToken: string) =>
+  call("/v1/oauth/token", form({ grant_type: "refresh_token", refresh_token: refreshToken }, basic(app)))
+const userinfo = (accessToken: string) => call("/v1/userinfo", { headers: { authorization: `Bearer ${accessToken}` } })
+const introspect = (app: App, token: string) => call("/v1/oauth/introspect", form({ token }, basic(app)))
+
+/** A Carbon, an app and a code for them with a PKCE S256 challenge; answers the verifier too. */
+const codeFor = (app: App, options: { readonly scope?: string; readonly accountUuid?: string } = {}) =>
+  Effect.gen(function*() {
+    const accountUuid = options.accountUuid ?? (yield* createCarbon()).uuid
+    const verifier = newVerifier()
+    const code = yield* mintCode({
+      appId: app.appId,
+      accountUuid,
+      codeChallenge: s256(verifier),
+      codeChallengeMethod: "S256",
+      ...(options.scope === undefined ? {} : { scope: options.scope })
+    })
+    return { code, verifier, accountUuid }
+  })
+
+const expectOAuthError = (answer: { status: number; body: any }, error: string) => {
+  expect(answer.body).toEqual({ error, error_description: expect.any(String) })
+  expect(answer.status).toBe(error === "invalid_client" ? 401 : 400)
+}
+
+layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refusal", (it) => {
+  it.effect("a reused code is invalid_grant and revokes every token issued from it", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const { code, verifier } = yield* codeFor(app)
+      const first = yield* exchange(app, { code, code_verifier: verifier })
+      expect(first.status).toBe(200)
+      expect((yield* userinfo(first.body.access_token)).status).toBe(200)
+      expectOAuthError(yield* exchange(app, { code, code_verifier: verifier }), "invalid_grant")
+      expect((yield* userinfo(first.body.access_token)).body.error.code).toBe("token_revoked")
+      expectOAuthError(yield* refresh(app, first.body.refresh_token), "invalid_grant")
+      expect((yield* introspect(app, first.body.access_token)).body).toEqual({ active: false })
+    }))
+
+  it.effect("a wrong, short or missing verifier is invalid_grant, and the code is spent", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      for (const wrong of [newVerifier(), "a".repeat(42), undefined]) {
+        const { code, verifier } = yield* codeFor(app)
+        expectOAuthError(
+          yield* exchange(app, { code, ...(wrong === undefined ? {} : { code_verifier: wrong }) }),
+          "invalid_grant"
+        )
+        expectOAuthError(yield* exchange(app, { code, code_verifier: verifier }), "invalid_grant")
+      }
+    }))
+
+  it.effect("a verifier for a code issued without a challenge is invalid_grant; without one the code works", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const carbon = yield* createCarbon()
+      const plain = yield* mintCode({ appId: app.appId, accountUuid: carbon.uuid })
+      expectOAuthError(yield* exchange(app, { code: plain, code_verifier: newVerifier() }), "invalid_grant")
+      const again = yield* mintCode({ appId: app.appId, accountUuid: carbon.uuid })
+      expect((yield* exchange(app, { code: again })).status).toBe(200)
+    }))
+
+  it.effect("the client developer: PKCE S256 only (plain or none burns the code), its own audience, few grants", () =>
+    Effect.gen(function*() {
+      const carbon = yield* createCarbon()
+      const developer = (parameters: Record<string, string>) =>
+        call("/v1/oauth/token", form({ client_id: "developer", redirect_uri: REDIRECT_URI, ...parameters }))
+      const verifier = newVerifier()
+      const plainCode = yield* mintCode({
+        appId: "developer",
+        accountUuid: carbon.uuid,
+        codeChallenge: verifier,
+        codeChallengeMethod: "plain"
+      })
+      expectOAuthError(yield* developer({ grant_type: "authorization_code", code: plainCode, code_verifier: verifier }), "invalid_grant")
+      expectOAuthError(yield* developer({ grant_type: "authorization_code", code: plainCode, code_verifier: verifier }), "invalid_grant")
+      const noChallenge = yield* mintCode({ appId: "developer", accountUuid: carbon.uuid })
+      expectOAuthError(yield* developer({ grant_type: "authorization_code", code: noChallenge }), "invalid_grant")
+
+      const code = yield* mintCode({
+        appId: "developer",
+        accountUuid: carbon.uuid,
+        codeChallenge: s256(verifier),
+        codeChallengeMethod: "S256"
+      })
+      const tokens = yield* developer({ grant_type: "authorization_code", code, code_verifier: verifier })
+      expect(tokens.status).toBe(200)
+      expect(tokens.body.membership_id).toBe(`developer:${carbon.uuid}`)
+      expect(JSON.parse(Buffer.from(tokens.body.access_token.split(".")[1], "base64url").toString())).toMatchObject({
+        aud: "developer",
+        client_id: "developer"
+      })
+      expect((yield* userinfo(tokens.body.access_token)).body.error.code).toBe("token_wrong_audience")
+      const refreshed = yield* developer({ grant_type: "refresh_token", refresh_token: tokens.body.refresh_token })
+      expect(refreshed.status).toBe(200)
+      expectOAuthError(yield* developer({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: "x" }), "unauthorized_client")
+      expectOAuthError(yield* call("/v1/oauth/introspect", form({ client_id: "developer", token: refreshed.body.access_token })), "invalid_client")
+      const revoked = yield* call("/v1/oauth/revoke", form({ client_id: "developer", token: refreshed.body.refresh_token }))
+      expect(revoked.status).toBe(200)
+      expectOAuthError(yield* developer({ grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token }), "invalid_grant")
+    }))
+
+  it.effect("a code redeemed by another app, or with another redirect_uri, is invalid_grant", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const other = yield* createApp()
+      const stolen = yield* codeFor(app)
+      expectOAuthError(yield* exchange(other, { code: stolen.code, code_verifier: stolen.verifier }), "invalid_grant")
+      const elsewhere = yield* codeFor(app)
+      for (const redirectUri of [`${REDIRECT_URI}/`, "https://rp.example.test/callbacK", "https://RP.example.test/callback"]) {
+        const { code, verifier } = yield* codeFor(app)
+        expectOAuthError(yield* exchange(app, { code, code_verifier: verifier, redirect_uri: redirectUri }), "invalid_grant")
+      }
+      expectOAuthError(
+        yield* call("/v1/oauth/token", form({ grant_type: "authorization_code", code: elsewhere.code, code_verifier: elsewhere.verifier }, basic(app))),
+        "invalid_request"
+      )
+    }))
+
+  it.effect("client authentication: one way at a time, agreeing ids, right secrets, and grants per client", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const other = yield* createApp()
+      const { code, verifier } = yield* codeFor(app)
+      const body = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT_URI }
+      expectOAuthError(yield* call("/v1/oauth/token", form({ ...body, client_secret: app.secret }, basic(app))), "invalid_request")
+      expectOAuthError(yield* call("/v1/oauth/token", form({ ...body, client_id: other.appId }, basic(app))), "invalid_client")
+      expectOAuthError(yield* call("/v1/oauth/token", form(body, basic({ appId: app.appId, secret: other.secret }))), "invalid_client")
+      expectOAuthError(yield* call("/v1/oauth/token", form(body, basic({ appId: "nosuchapp", secret: app.secret }))), "invalid_client")
+      expectOAuthError(yield* call("/v1/oauth/token", form({ ...body, client_id: app.appId })), "invalid_client")
+      expectOAuthError(yield* call("/v1/oauth/token", form({ ...body, client_id: app.appId, client_secret: "sas_wrong" })), "invalid_client")
+      expectOAuthError(yield* call("/v1/oauth/token", form({ ...body, client_id: "accounts" })), "unauthorized_client")
+      // None of those touched the code: the right client still redeems it, with the secret in the body.
+      const ok = yield* call("/v1/oauth/token", form({ ...body, client_id: app.appId, client_secret: app.secret }))
+      expect(ok.status).toBe(200)
+      expect(ok.headers.get("cache-control")).toBe("no-store")
+      expectOAuthError(yield* call("/v1/oauth/token", form({ grant_type: "password" }, basic(app))), "unsupported_grant_type")
+    }))
+
+  it.effect("20 parallel exchanges of one code: exactly one succeeds", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const { code, verifier } = yield* codeFor(app)
+      const answers = yield* Effect.all(
+        Array.from({ length: 20 }, () => exchange(app, { code, code_verifier: verifier })),
+        { concurrency: "unbounded" }
+      )
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
+      expect(answers.filter((answer) => answer.body.error === "invalid_grant")).toHaveLength(19)
+    }))
+
+  it.effect("a refresh token is its client's: another client's use is invalid_grant and spends nothing; reuse revokes", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const other = yield* createApp()
+      const { code, verifier } = yield* codeFor(app, { scope: "profile" })
+      const tokens = (yield* exchange(app, { code, code_verifier: verifier })).body
+      expectOAuthError(yield* refresh(other, tokens.refresh_token), "invalid_grant")
+      expectOAuthError(
+        yield* call("/v1/oauth/token", form({ grant_type: "refresh_token", client_id: "accounts", refresh_token: tokens.refresh_token })),
+        "invalid_grant"
+      )
+      const rotated = yield* refresh(app, tokens.refresh_token)
+      expect(rotated.status).toBe(200)
+      expect(rotated.body).not.toHaveProperty("id_token")
+      expect(rotated.body.scope).toBe("profile")
+      expect(rotated.body.refresh_token_expires_at).toBe(tokens.refresh_token_expires_at)
+      // A first-party refresh token is not an app's either.
+      const firstParty = yield* signInDirectly((yield* createCarbon()).uuid)
+      expectOAuthError(yield* refresh(app, firstParty.refreshToken), "invalid_grant")
+      expectOAuthError(yield* refresh(app, tokens.refresh_token), "invalid_grant")
+      expectOAuthError(yield* refresh(app, rotated.body.refresh_token), "invalid_grant")
+    }))
+
+  it.effect("revocation: an app's own tokens end their sign-in; another app's are answered 200 and left alone", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const other = yield* createApp()
+      const mine = (yield* exchange(app, yield* Effect.map(codeFor(app), ({ code, verifier }) => ({ code, code_verifier: verifier })))).body
+      const revokeByOther = yield* call("/v1/oauth/revoke", form({ token: mine.refresh_token }, basic(other)))
+      expect(revokeByOther.status).toBe(200)
+      const accessByOther = yield* call("/v1/oauth/revoke", form({ token: mine.access_token }, basic(other)))
+      expect(accessByOther.status).toBe(200)
+      expect((yield* userinfo(mine.access_token)).status).toBe(200)
+      expect((yield* call("/v1/oauth/revoke", form({ token: mine.access_token }, basic(app)))).status).toBe(200)
+      expect((yield* userinfo(mine.access_token)).body.error.code).toBe("token_revoked")
+      expectOAuthError(yield* refresh(app, mine.refresh_token), "invalid_grant")
+      expectOAuthError(yield* call("/v1/oauth/revoke", form({ token: "x" }, { authorization: "Basic bm9uZTp4" })), "invalid_client")
+    }))
+
+  it.effect("introspection: active only for the app's own live tokens; public clients may not introspect", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const other = yield* createApp()
+      const tokens = (yield* exchange(app, yield* Effect.map(codeFor(app), ({ code, verifier }) => ({ code, code_verifier: verifier })))).body
+      expect((yield* introspect(app, tokens.access_token)).body.active).toBe(true)
+      for (const token of [tokens.access_token, tokens.refresh_token]) {
+        expect((yield* introspect(other, token)).body).toEqual({ active: false })
+      }
+      const firstParty = yield* signInDirectly((yield* createCarbon()).uuid)
+      for (const token of ["garbage", "sar_garbage", firstParty.accessToken, firstParty.refreshToken]) {
+        const answer = yield* introspect(app, token)
+        expect(answer.status).toBe(200)
+        expect(answer.body).toEqual({ active: false })
+        expect(answer.headers.get("cache-control")).toBe("no-store")
+      }
+      expectOAuthError(yield* call("/v1/oauth/introspect", form({ client_id: "accounts", token: tokens.access_token })), "invalid_client")
+      expectOAuthError(yield* call("/v1/oauth/introspect", form({ client_id: app.appId, token: tokens.access_token })), "invalid_client")
+    }))
+
+  it.effect("userinfo refuses what is not a live app token, and apps that may no longer act for the account", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const carbon = yield* createCarbon()
+      expect((yield* call("/v1/userinfo")).body.error.code).toBe("unauthenticated")
+      expect((yield* call("/v1/userinfo", { headers: { authorization: "Basic abc" } })).body.error.code).toBe("invalid_authorization")
+      expect((yield* userinfo("not.a.token")).body.error.code).toBe("invalid_token")
+      const firstParty = yield* signInDirectly(carbon.uuid)
+      const wrong = yield* userinfo(firstParty.accessToken)
+      expect(wrong.status).toBe(401)
+      expect(wrong.body.error.code).toBe("token_wrong_audience")
+      expect(wrong.headers.get("cache-control")).toBe("no-store")
+
+      const app = yield* createApp()
+      const { code, verifier } = yield* codeFor(app, { accountUuid: carbon.uuid })
+      const tokens = (yield* exchange(app, { code, code_verifier: verifier })).body
+      const post = yield* call("/v1/userinfo", { method: "POST", headers: { authorization: `Bearer ${tokens.access_token}` } })
+      expect(post.status).toBe(200)
+      expect(post.body.sub).toBe(carbon.uuid)
+      yield* sql`UPDATE memberships SET status = 'access_removed' WHERE app_id = ${app.appId}`
+      expect((yield* userinfo(tokens.access_token)).body.error.code).toBe("access_removed")
+      yield* sql`DELETE FROM memberships WHERE app_id = ${app.appId}`
+      expect((yield* userinfo(tokens.access_token)).body.error.code).toBe("membership_inactive")
+      yield* sql`UPDATE apps SET status = 'disabled' WHERE app_id = ${app.appId}`
+      const disabled = yield* userinfo(tokens.access_token)
+      expect(disabled.status).toBe(401)
+      expect(disabled.body.error.code).toBe("app_disabled")
+    }))
+
+  it.effect("a Silicon as an app sees it: its custodian, never email or phone, whatever the scope", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const custodian = yield* createCarbon()
+      const silicon = yield* insertSilicon
+      yield* sql`
+        INSERT INTO silicons (account_uuid, custodian_uuid, stk_hash, stk_rotated_at) VALUES (${silicon}, ${custodian.uuid}, 'x', now())
+      `
+      const app = yield* createApp()
+      const { code, verifier } = yield* codeFor(app, { accountUuid: silicon, scope: "openid profile email phone timezone" })
+      const tokens = yield* exchange(app, { code, code_verifier: verifier })
+      expect(tokens.status).toBe(200)
+      expect(tokens.body.account).toMatchObject({ kind: "silicon", custodian: { uuid: custodian.uuid, id: `c:${custodian.handle}` } })
+      expect(tokens.body.account).not.toHaveProperty("email")
+      expect(tokens.body.account).not.toHaveProperty("phone")
+      const info = yield* userinfo(tokens.body.access_token)
+      expect(info.body).toMatchObject({ sub: silicon, kind: "silicon", zoneinfo: "UTC", timezone: "UTC" })
+      expect(info.body).not.toHaveProperty("email")
+      expect(info.body).not.toHaveProperty("phone_number")
+    }))
+})
