@@ -6,6 +6,8 @@ import { CliLoginApi } from "./cli-login/Api.ts"
 import { EmailsApi, PhonesApi } from "./contacts/Api.ts"
 import { DeviceApprovalApi, DeviceAuthorizationApi } from "./device/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
+import { FlowsApi } from "./flows/Api.ts"
+import { AuthorizeApi } from "./authorize/AuthorizeApi.ts"
 import { MeApi } from "./me/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
 import { ReportsApi } from "./reports/Api.ts"
@@ -27,6 +29,8 @@ export class AccountsApi extends withConventionErrors(
     .add(AccountIdsApi)
     .add(SessionsApi)
     .add(OAuthApi)
+    .add(AuthorizeApi)
+    .add(FlowsApi)
     .add(UserinfoApi)
     .add(CliLoginApi)
     .add(DeviceAuthorizationApi)

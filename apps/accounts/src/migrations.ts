@@ -8,6 +8,7 @@ import { AppsMigration } from "./apps/AppsMigration.ts"
 import { AuthorizationCodesMigration } from "./authorize/AuthorizationCodesMigration.ts"
 import { AppSigninsMigration } from "./oauth/AppSigninsMigration.ts"
 import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
+import { FlowsMigration } from "./flows/FlowsMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
@@ -34,5 +35,6 @@ export const accountsMigrations: Migrations = {
   "0012_silicon_keys_per_silicon": SiliconKeysMigration,
   "0013_apps": AppsMigration,
   "0014_authorization_codes": AuthorizationCodesMigration,
-  "0015_app_signins": AppSigninsMigration
+  "0015_app_signins": AppSigninsMigration,
+  "0016_flows": FlowsMigration
 }

@@ -22,6 +22,10 @@ import { DeviceAuthorizationLive } from "./device/Http.ts"
 import { MeViews } from "./me/AccountMe.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
+import { AuthorizeLive } from "./authorize/AuthorizeHttp.ts"
+import { FlowsLive } from "./flows/Http.ts"
+import { FlowCodeMoves } from "./flows/FlowCodeMoves.ts"
+import { FlowEngine } from "./flows/FlowEngine.ts"
 import { UserinfoLive } from "./userinfo/Http.ts"
 import { TokenIssuer } from "./oauth/TokenIssuer.ts"
 import { AppAccountsRepo } from "./oauth/AppAccountsRepo.ts"
@@ -63,6 +67,8 @@ export const AccountsHandlers = Layer.mergeAll(
   SessionsLive,
   AccountIdsLive,
   OAuthLive,
+  AuthorizeLive,
+  FlowsLive,
   UserinfoLive,
   CliLoginLive,
   DeviceAuthorizationLive,
@@ -82,6 +88,7 @@ export const AccountsHandlers = Layer.mergeAll(
 ).pipe(
   Layer.provide(Layer.mergeAll(AccountAuthLive, AppOrAuthorLive, InternalAuthLive)),
   Layer.provide(Layer.mergeAll(AppCredentials.Default, SigninConfigUpdate.Default)),
+  Layer.provide(Layer.mergeAll(FlowEngine.Default, FlowCodeMoves.Default)),
   Layer.provide(AppsRepo.Default),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(Layer.mergeAll(AppTokenIssuer.Default, AppSigninsRepo.Default, AppAccountsRepo.Default, AuthorizationCodes.Default)),

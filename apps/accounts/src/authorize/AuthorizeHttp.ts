@@ -1,0 +1,47 @@
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { setCookie } from "@platform/http"
+import { Effect, Option } from "effect"
+import { AccountsApi } from "../api.ts"
+import { AppsRepo } from "../apps/AppsRepo.ts"
+import { AccountsConfig } from "../config.ts"
+import { checkAuthorize, parametersFromQuery, requestedAppId } from "../flows/AuthorizeRequest.ts"
+import { readFlowCookies } from "../flows/flowCookies.ts"
+import { FlowEngine } from "../flows/FlowEngine.ts"
+import { withQuery } from "../flows/redirectUri.ts"
+import { errorPage, hostedPage } from "./pages.ts"
+
+const found = (location: string) => HttpServerResponse.empty({ status: 302, headers: { location, "cache-control": "no-store" } })
+
+export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const apps = yield* AppsRepo
+    const engine = yield* FlowEngine
+    const settings = { production: config.environment === "production" }
+
+    return handlers.handle("authorize", () =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const parameters = parametersFromQuery(new URL(request.url, config.publicUrl).searchParams)
+        const appId = requestedAppId(parameters)
+        if (!Option.isOption(appId)) return errorPage(appId.code, appId.message)
+        if (Option.isNone(appId)) return errorPage("invalid_request", "app_id is required.")
+        const checked = checkAuthorize(parameters, appId.value, yield* apps.find(appId.value))
+        if (checked._tag === "Page") return errorPage(checked.code, checked.message)
+        if (checked._tag === "Redirect") {
+          return found(withQuery(checked.redirectUri, [
+            ["error", checked.error],
+            ["error_description", checked.description],
+            ...(checked.state === null ? [] : [["state", checked.state] as const]),
+            ["iss", config.publicUrl]
+          ]))
+        }
+        if (!checked.request.prompt.includes("none")) return hostedPage()
+        // prompt=none shows nothing: the flow is decided now and the browser goes straight back.
+        const moved = yield* engine.create(parameters.values, yield* readFlowCookies(settings)).pipe(
+          Effect.catchAll((error) => Effect.dieMessage(`a checked authorize request was refused: ${error.code}`))
+        )
+        yield* Effect.forEach(moved.cookies, (c) => setCookie(settings, c.name, c.value, c.maxAge), { discard: true })
+        return found(moved.flow.redirect_to!)
+      }))
+  }))

@@ -1,0 +1,210 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { errorResponse, lenient, OriginNotAllowed, RateLimited, ValidationFailed } from "@platform/http"
+import { Schema } from "effect"
+import { EmailInUse, EmailLimitReached, EmailNotFound, IdReserved, IdTaken, InvalidId, PhoneInUse, PhoneLimitReached, PhoneNotFound } from "../accounts/errors.ts"
+import {
+  ChallengeNotFound,
+  CodeAlreadyUsed,
+  CodeExpired,
+  InvalidCode,
+  NoCodeSent,
+  VerificationLocked
+} from "../verification/index.ts"
+import {
+  AccountChanged,
+  AccountUnavailable,
+  ContinueNotAllowed,
+  DetailNotOnPage,
+  EmailDomainNotAllowed,
+  FlowAppDisabled,
+  FlowCarbonOnly,
+  FlowChanged,
+  FlowCompleted,
+  FlowExpired,
+  FlowFailed,
+  FlowInvalidRequest,
+  FlowNotBound,
+  FlowNotFound,
+  FlowUnknownApp,
+  InvalidScope,
+  InvalidState,
+  InvalidStep,
+  MethodNotEnabled,
+  MethodNotEnabledForMove,
+  NoPreviousPage,
+  ReauthenticationRequired,
+  RedirectUriNotRegistered,
+  RequirementsMissing,
+  SessionRequired,
+  SignupAlreadyCompleted,
+  SignupExpired,
+  SignupNotAllowed,
+  SignupNotBound,
+  UnsupportedResponseType
+} from "./errors.ts"
+import { FlowResponse } from "./FlowView.ts"
+
+const FlowPath = Schema.Struct({ id: Schema.String })
+const Text = Schema.String.pipe(Schema.maxLength(4096))
+
+/** The authorize query as JSON (unknown fields ignored, empty strings absent) plus the browser's timezone. */
+export const NewFlow = lenient(Schema.Struct({
+  app_id: Schema.optional(Text),
+  client_id: Schema.optional(Text),
+  redirect_uri: Schema.optional(Text),
+  state: Schema.optional(Text),
+  code_challenge: Schema.optional(Text),
+  code_challenge_method: Schema.optional(Text),
+  scope: Schema.optional(Text),
+  nonce: Schema.optional(Text),
+  prompt: Schema.optional(Text),
+  intent: Schema.optional(Text),
+  method: Schema.optional(Text),
+  response_type: Schema.optional(Text),
+  login_hint: Schema.optional(Text.annotations({ description: "accepted, never stored" })),
+  max_age: Schema.optional(Schema.Union(Text, Schema.Number)),
+  timezone: Schema.optional(Text.annotations({ description: "IANA name; the default timezone of a sign-up" }))
+})).annotations({ identifier: "NewFlow" })
+
+const CodeRequest = lenient(Schema.Struct({ channel: Schema.Literal("email", "phone"), destination: Text }))
+  .annotations({ identifier: "FlowCodeRequest" })
+const CodeCheck = lenient(Schema.Struct({ code: Schema.String.pipe(Schema.maxLength(20)) })).annotations({ identifier: "FlowCodeCheck" })
+export const SignupBody = lenient(Schema.Struct({
+  id: Schema.optional(Schema.String.pipe(Schema.maxLength(40)).annotations({ description: "c: id or bare handle; generated when absent" })),
+  display_name: Schema.String.pipe(Schema.maxLength(400)),
+  dob: Schema.optional(Schema.String.pipe(Schema.maxLength(10))),
+  timezone: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
+})).annotations({ identifier: "FlowSignup" })
+const DetailAdd = lenient(Schema.Struct({ field: Schema.Literal("email", "phone", "dob"), value: Text }))
+  .annotations({ identifier: "FlowDetailAdd" })
+const DetailCheck = lenient(Schema.Struct({ field: Schema.Literal("email", "phone"), code: Schema.String.pipe(Schema.maxLength(20)) }))
+  .annotations({ identifier: "FlowDetailCheck" })
+const DetailsContinue = lenient(Schema.Struct({
+  shared: Schema.optionalWith(Schema.Array(Schema.String).pipe(Schema.maxItems(10)), { default: () => [] })
+})).annotations({ identifier: "FlowDetailsContinue" })
+const Empty = lenient(Schema.Struct({})).annotations({ identifier: "FlowEmptyBody" })
+
+const move = <const Name extends string>(name: Name, path: string) =>
+  HttpApiEndpoint.post(name, `/v1/flows/:id${path}`).setPath(FlowPath).addSuccess(FlowResponse)
+
+export class FlowsApi extends HttpApiGroup.make("flows")
+  .add(
+    HttpApiEndpoint.post("create", "/v1/flows")
+      .setPayload(NewFlow)
+      .addSuccess(FlowResponse, { status: 201 })
+      .addError(errorResponse(FlowUnknownApp))
+      .addError(errorResponse(FlowAppDisabled))
+      .addError(errorResponse(RedirectUriNotRegistered))
+      .addError(errorResponse(FlowInvalidRequest))
+      .addError(errorResponse(InvalidScope))
+      .addError(errorResponse(UnsupportedResponseType))
+      .addError(errorResponse(MethodNotEnabled))
+      .addError(errorResponse(InvalidState))
+      .addError(errorResponse(RateLimited))
+      .addError(errorResponse(RequirementsMissing))
+      .annotate(
+        OpenApi.Description,
+        "Starts a hosted sign-in flow from the authorize query, with the sa_flow cookie (Max-Age 3600). prompt=none is decided at once: complete or failed, still 201. 300 a minute per IP."
+      )
+  )
+  .add(HttpApiEndpoint.get("get", "/v1/flows/:id").setPath(FlowPath).addSuccess(FlowResponse))
+  .add(
+    move("continue", "/continue")
+      .addError(errorResponse(SessionRequired))
+      .addError(errorResponse(ContinueNotAllowed))
+      .addError(errorResponse(ReauthenticationRequired))
+      .addError(errorResponse(FlowCarbonOnly))
+      .addError(errorResponse(EmailDomainNotAllowed))
+      .addError(errorResponse(AccountChanged))
+      .addError(errorResponse(RequirementsMissing))
+  )
+  .add(move("switch", "/switch"))
+  .add(
+    move("code", "/code")
+      .setPayload(CodeRequest)
+      .addError(errorResponse(MethodNotEnabledForMove))
+      .addError(errorResponse(EmailDomainNotAllowed))
+      .addError(errorResponse(ValidationFailed))
+      .addError(errorResponse(RateLimited))
+  )
+  .add(
+    move("resend", "/code/resend")
+      .setPayload(Empty)
+      .addError(errorResponse(ChallengeNotFound))
+      .addError(errorResponse(CodeAlreadyUsed))
+      .addError(errorResponse(RateLimited))
+  )
+  .add(
+    move("verify", "/code/verify")
+      .setPayload(CodeCheck)
+      .addError(errorResponse(InvalidCode))
+      .addError(errorResponse(CodeExpired))
+      .addError(errorResponse(CodeAlreadyUsed))
+      .addError(errorResponse(ChallengeNotFound))
+      .addError(errorResponse(VerificationLocked))
+      .addError(errorResponse(AccountUnavailable))
+      .addError(errorResponse(EmailDomainNotAllowed))
+      .addError(errorResponse(SignupNotAllowed))
+      .addError(errorResponse(RequirementsMissing))
+  )
+  .add(
+    move("signup", "/signup")
+      .setPayload(SignupBody)
+      .addError(errorResponse(SignupNotBound))
+      .addError(errorResponse(SignupExpired))
+      .addError(errorResponse(SignupAlreadyCompleted))
+      .addError(errorResponse(InvalidId))
+      .addError(errorResponse(IdTaken))
+      .addError(errorResponse(IdReserved))
+      .addError(errorResponse(ValidationFailed))
+      .addError(errorResponse(EmailInUse))
+      .addError(errorResponse(PhoneInUse))
+      .addError(errorResponse(RequirementsMissing))
+  )
+  .add(
+    move("detailsAdd", "/details/add")
+      .setPayload(DetailAdd)
+      .addError(errorResponse(DetailNotOnPage))
+      .addError(errorResponse(ValidationFailed))
+      .addError(errorResponse(FlowInvalidRequest))
+      .addError(errorResponse(RateLimited))
+      .addError(errorResponse(EmailLimitReached))
+      .addError(errorResponse(PhoneLimitReached))
+  )
+  .add(
+    move("detailsVerify", "/details/verify")
+      .setPayload(DetailCheck)
+      .addError(errorResponse(NoCodeSent))
+      .addError(errorResponse(InvalidCode))
+      .addError(errorResponse(CodeExpired))
+      .addError(errorResponse(CodeAlreadyUsed))
+      .addError(errorResponse(ChallengeNotFound))
+      .addError(errorResponse(VerificationLocked))
+      .addError(errorResponse(EmailNotFound))
+      .addError(errorResponse(PhoneNotFound))
+      .addError(errorResponse(EmailInUse))
+      .addError(errorResponse(PhoneInUse))
+  )
+  .add(
+    move("detailsContinue", "/details/continue")
+      .setPayload(DetailsContinue)
+      .addError(errorResponse(DetailNotOnPage))
+      .addError(errorResponse(RequirementsMissing))
+  )
+  .add(move("detailsBack", "/details/back").setPayload(Empty).addError(errorResponse(NoPreviousPage)))
+  .add(move("review", "/review").setPayload(Empty).addError(errorResponse(RequirementsMissing)))
+  .add(move("cancel", "/cancel").setPayload(Empty))
+  .addError(errorResponse(FlowNotFound))
+  .addError(errorResponse(FlowNotBound))
+  .addError(errorResponse(FlowExpired))
+  .addError(errorResponse(OriginNotAllowed))
+  .addError(errorResponse(InvalidStep))
+  .addError(errorResponse(FlowCompleted))
+  .addError(errorResponse(FlowFailed))
+  .addError(errorResponse(FlowChanged))
+  .annotate(OpenApi.Title, "Hosted sign-in flow")
+  .annotate(
+    OpenApi.Description,
+    "Called by the account site on the same origin. Every route after creation needs the sa_flow cookie of that flow (403 flow_not_bound); every POST needs Origin equal to the public origin (403 origin_not_allowed). Answers {flow} with no-store."
+  )
+{}

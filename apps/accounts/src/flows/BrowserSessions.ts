@@ -1,0 +1,44 @@
+import { SqlClient } from "@effect/sql"
+import { randomToken, sha256Hex } from "@platform/crypto"
+import { Duration, Effect, Option } from "effect"
+import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
+import type { SigninRow } from "../auth/Signin.ts"
+import { SigninsRepo } from "../auth/SigninsRepo.ts"
+
+/** The browser session cookie lasts 900 days (spec 1, Lifetimes), like the first-party sign-in it stands for. */
+export const BROWSER_SESSION_LIFETIME = Duration.days(900)
+
+/**
+ * The account site's browser sessions (`sa_session`): a first-party sign-in
+ * row with method `hosted` whose cookie value is kept only as its SHA-256.
+ */
+export class BrowserSessions extends Effect.Service<BrowserSessions>()("accounts/BrowserSessions", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const signins = yield* SigninsRepo
+
+    /** Starts a session for the account; the cookie value is returned once. */
+    const start = (accountUuid: string, at: Date): Effect.Effect<string> => {
+      const cookie = randomToken("sas_")
+      const expiresAt = new Date(at.getTime() + Duration.toMillis(BROWSER_SESSION_LIFETIME))
+      return sql`
+        INSERT INTO signins (id, account_uuid, client_id, client_label, method, session_cookie_hash, created_at, expires_at,
+                             last_used_at)
+        VALUES (${randomToken("sgn_", 16)}, ${accountUuid}, ${FIRST_PARTY_CLIENT_ID}, 'Browser', 'hosted',
+                ${sha256Hex(cookie)}, ${at}, ${expiresAt}, ${at})
+      `.pipe(Effect.orDie, Effect.as(cookie))
+    }
+
+    /** The live sign-in the cookie stands for, if any. */
+    const live = (cookie: string | undefined, at: Date): Effect.Effect<Option.Option<SigninRow>> =>
+      cookie === undefined || cookie === ""
+        ? Effect.succeed(Option.none())
+        : signins.findBySessionCookie(sha256Hex(cookie)).pipe(
+          Effect.orDie,
+          Effect.map(Option.filter((signin) => signin.revoked_at === null && signin.expires_at.getTime() > at.getTime()))
+        )
+
+    return { start, live } as const
+  }),
+  dependencies: [SigninsRepo.Default]
+}) {}

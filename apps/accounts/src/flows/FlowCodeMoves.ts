@@ -1,0 +1,260 @@
+import { ValidationFailed } from "@platform/http"
+import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
+import { Duration, Effect, Either, Option, Random } from "effect"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { type ContactChannel, normalizeAddress } from "../accounts/contactAddresses.ts"
+import { validateDob } from "../accounts/profileFields.ts"
+import { addsPerAccount, addsPerIp } from "../contacts/policy.ts"
+import { noCodeSent, VerificationCodes } from "../verification/index.ts"
+import type { VerificationChallenge } from "../verification/index.ts"
+import { BrowserSessions } from "./BrowserSessions.ts"
+import { SESSION_COOKIE } from "../auth/AccountAuth.ts"
+import {
+  AccountUnavailable,
+  DetailNotOnPage,
+  EmailDomainNotAllowed,
+  FlowInvalidRequest,
+
+  MethodNotEnabledForMove,
+  SignupAlreadyCompleted,
+  SignupExpired,
+  SignupNotAllowed,
+  SignupNotBound
+} from "./errors.ts"
+import { BROWSER_SESSION_LIFETIME } from "./BrowserSessions.ts"
+import { type CookieToSet, domainAllowed, FlowCore, type FlowCookies, type Loaded } from "./FlowCore.ts"
+import type { ContactField, FlowState, SentCode } from "./FlowState.ts"
+import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
+
+const sentCode = (channel: ContactField, destination: string, challenge: VerificationChallenge): SentCode => ({
+  challenge_id: challenge.challenge_id,
+  channel,
+  destination,
+  expires_at: challenge.expires_at,
+  resend_available_at: challenge.resend_available_at
+})
+
+const verificationChannel = (channel: ContactChannel) => channel === "email" ? "email" as const : "sms" as const
+
+const signinMessage = (appName: string) => (code: string) => ({
+  subject: `Your code for ${appName}`,
+  text: `Your code to sign in to ${appName} is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`
+})
+
+const normalized = (field: ContactChannel, value: string) =>
+  Either.mapLeft(
+    normalizeAddress(field, value),
+    (problem) => new ValidationFailed({ message: `The ${field} is not valid.`, details: { fields: { [field]: problem } } })
+  )
+
+/** A handle from the display name plus four digits, for a sign-up that chose no id. */
+const handleFrom = (displayName: string) =>
+  Effect.map(Random.nextIntBetween(1000, 10000), (digits) => {
+    const base = displayName.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "").slice(0, 20)
+    return `c:${base.length >= 2 ? base : "user"}${digits}`
+  })
+
+export interface SignupInput {
+  readonly id?: string | undefined
+  readonly display_name: string
+  readonly dob?: string | undefined
+  readonly timezone?: string | undefined
+}
+
+/** The moves that send or check codes, and sign-up: choose_method → verify_code → details, complete or signup. */
+export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/FlowCodeMoves", {
+  effect: Effect.gen(function*() {
+    const core = yield* FlowCore
+    const codes = yield* VerificationCodes
+    const accounts = yield* AccountsRepo
+    const sessions = yield* BrowserSessions
+    const signups = yield* SignupSessions
+    const limiter = yield* RateLimiter
+
+    const purposeOf = (flowId: string) => `flow:${flowId}`
+    const detailPurposeOf = (flowId: string) => `flow_detail:${flowId}`
+
+    const sessionCookie = (value: string): CookieToSet => ({ name: SESSION_COOKIE, value, maxAge: BROWSER_SESSION_LIFETIME })
+
+    const requestCode = (id: string, cookies: FlowCookies, ip: string, channel: ContactField, destination: string) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["choose_method", "verify_code"])
+        const config = loaded.app.signin_config
+        if (!config.methods[channel]) {
+          return yield* new MethodNotEnabledForMove({ message: `Signing in by ${channel} is not enabled for this app.` })
+        }
+        const address = yield* normalized(channel, destination)
+        if (channel === "email" && !domainAllowed(config, [address])) {
+          return yield* new EmailDomainNotAllowed({ message: "This app takes only emails of its own domains." })
+        }
+        const challenge = yield* codes.send({
+          channel: verificationChannel(channel),
+          destination: address,
+          purpose: purposeOf(id),
+          clientAddress: ip,
+          message: signinMessage(loaded.app.name)
+        })
+        return yield* core.commit(loaded, {
+          step: "verify_code",
+          state: { ...loaded.row.state, challenge: sentCode(channel, address, challenge) }
+        })
+      })
+
+    const resendCode = (id: string, cookies: FlowCookies, ip: string) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["verify_code"])
+        const sent = loaded.row.state.challenge!
+        const challenge = yield* codes.resend({
+          challengeId: sent.challenge_id,
+          purpose: purposeOf(id),
+          clientAddress: ip,
+          message: signinMessage(loaded.app.name)
+        })
+        return yield* core.commit(loaded, {
+          step: "verify_code",
+          state: { ...loaded.row.state, challenge: sentCode(sent.channel, sent.destination, challenge) }
+        })
+      })
+
+    /** The account is proven: a browser session for it, then the pages or completion. */
+    const signedIn = (loaded: Loaded, state: FlowState, accountUuid: string, cookies: ReadonlyArray<CookieToSet> = []) =>
+      Effect.gen(function*() {
+        const session = yield* sessions.start(accountUuid, loaded.at)
+        const next = { ...state, account_uuid: accountUuid, auth_time: loaded.at.toISOString(), session_account_uuid: accountUuid }
+        return yield* core.commit(loaded, yield* core.advance(loaded, next), [...cookies, sessionCookie(session)])
+      })
+
+    const verifyCode = (id: string, cookies: FlowCookies, code: string) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["verify_code"])
+        const state = loaded.row.state
+        const sent = state.challenge!
+        yield* codes.verify({ challengeId: sent.challenge_id, purpose: purposeOf(id), code })
+        const config = loaded.app.signin_config
+        const account = yield* accounts.findByVerifiedContact(sent.channel, sent.destination).pipe(Effect.orDie)
+        const cleared = { ...state, challenge: null }
+        if (Option.isSome(account)) {
+          if (account.value.kind !== "carbon" || account.value.status !== "active") {
+            return yield* new AccountUnavailable({ message: "The account using this address cannot sign in." })
+          }
+          if (sent.channel === "phone") {
+            const emails = yield* accounts.contactsOf(account.value.uuid, "email")
+            if (!domainAllowed(config, emails.filter((e) => e.verified_at !== null).map((e) => e.address))) {
+              return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
+            }
+          }
+          return yield* signedIn(loaded, cleared, account.value.uuid)
+        }
+        if (!config.allow_signup) {
+          return yield* new SignupNotAllowed({ message: "No account uses this address, and this app does not take sign-ups." })
+        }
+        if (!domainAllowed(config, sent.channel === "email" ? [sent.destination] : [])) {
+          return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
+        }
+        const signup = yield* signups.start(id, sent.channel, sent.destination, loaded.at)
+        return yield* core.commit(loaded, {
+          step: "signup",
+          state: {
+            ...cleared,
+            signup: { id: signup.id, channel: sent.channel, destination: sent.destination, expires_at: signup.expiresAt.toISOString() }
+          }
+        }, [{ name: SIGNUP_COOKIE, value: signup.cookie, maxAge: Duration.hours(48) }])
+      })
+
+    const signup = (id: string, cookies: FlowCookies, input: SignupInput) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["signup"])
+        const state = loaded.row.state
+        const found = cookies.signup === undefined ? Option.none() : yield* signups.findByCookie(cookies.signup)
+        if (Option.isNone(found) || found.value.id !== state.signup?.id) {
+          return yield* new SignupNotBound({ message: "This sign-up belongs to another browser.", hint: "Verify the address again." })
+        }
+        if (found.value.completed_at !== null) {
+          return yield* new SignupAlreadyCompleted({ message: "This sign-up has made its account already." })
+        }
+        if (found.value.expires_at.getTime() <= loaded.at.getTime()) {
+          return yield* new SignupExpired({ message: "This sign-up has expired.", hint: "Verify the address again." })
+        }
+        const create = (accountId: string) =>
+          accounts.createCarbon({
+            id: accountId,
+            displayName: input.display_name,
+            timezone: input.timezone ?? state.timezone ?? "UTC",
+            dob: input.dob,
+            ...(found.value.channel === "email" ? { email: found.value.address } : { phone: found.value.address })
+          })
+        const carbon = input.id !== undefined
+          ? yield* create(input.id)
+          // A generated handle may be taken: a few fresh draws, then the error as it is.
+          : yield* Effect.flatMap(handleFrom(input.display_name), create).pipe(
+            Effect.retry({ times: 4, while: (error) => error._tag === "IdTaken" || error._tag === "IdReserved" })
+          )
+        yield* signups.complete(found.value.id, carbon.uuid, loaded.at)
+        const clear: CookieToSet = { name: SIGNUP_COOKIE, value: "", maxAge: Duration.zero }
+        return yield* signedIn(loaded, { ...state, signup: null }, carbon.uuid, [clear])
+      })
+
+    /** The field must be on the page shown now. */
+    const onPage = (loaded: Loaded, field: string) => {
+      const page = loaded.row.state.pages[loaded.row.state.page_index]!
+      return page.fields.some((entry) => entry.field === field)
+        ? Effect.void
+        : Effect.fail(new DetailNotOnPage({ message: `${field} is not on this page.`, details: { field } }))
+    }
+
+    const addDetail = (id: string, cookies: FlowCookies, ip: string, field: string, value: string) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["details"])
+        yield* onPage(loaded, field)
+        const state = loaded.row.state
+        const uuid = state.account_uuid!
+        if (field === "dob") {
+          const dob = yield* Either.mapLeft(
+            validateDob(value, loaded.at),
+            (problem) => new ValidationFailed({ message: "The date of birth is not valid.", details: { fields: { value: problem } } })
+          )
+          yield* accounts.updateProfile(uuid, { dob })
+          return yield* core.commit(loaded, { step: "details", state })
+        }
+        if (field !== "email" && field !== "phone") {
+          return yield* new FlowInvalidRequest({ message: "Only an email, a phone or a date of birth can be added here." })
+        }
+        yield* enforceRateLimit(limiter, addsPerIp, ip)
+        yield* enforceRateLimit(limiter, addsPerAccount, uuid)
+        const contact = yield* accounts.addPendingContact(uuid, field, value).pipe(Effect.catchTag("AccountNotFound", Effect.die))
+        if (contact.verified_at !== null) return yield* core.commit(loaded, { step: "details", state })
+        const challenge = yield* codes.send({
+          channel: verificationChannel(field),
+          destination: contact.address,
+          purpose: detailPurposeOf(id),
+          clientAddress: ip,
+          message: signinMessage(loaded.app.name)
+        })
+        return yield* core.commit(loaded, {
+          step: "details",
+          state: { ...state, detail_challenge: { ...sentCode(field, contact.address, challenge), field } }
+        })
+      })
+
+    const verifyDetail = (id: string, cookies: FlowCookies, field: string, code: string) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["details"])
+        const state = loaded.row.state
+        const sent = state.detail_challenge
+        if (sent === null || sent.field !== field) return yield* Effect.fail(noCodeSent())
+        yield* codes.verify({ challengeId: sent.challenge_id, purpose: detailPurposeOf(id), code })
+        yield* accounts.verifyPendingContact(state.account_uuid!, sent.field, sent.destination)
+        return yield* core.commit(loaded, { step: "details", state: { ...state, detail_challenge: null } })
+      })
+
+    return { requestCode, resendCode, verifyCode, signup, addDetail, verifyDetail } as const
+  }),
+  dependencies: [FlowCore.Default, BrowserSessions.Default, SignupSessions.Default]
+}) {}
+

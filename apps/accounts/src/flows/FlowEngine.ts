@@ -1,0 +1,303 @@
+import { randomToken, sha256Hex } from "@platform/crypto"
+import { Duration, Effect, Option } from "effect"
+import type { AccountRow } from "../accounts/AccountRow.ts"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { validateTimezone } from "../accounts/profileFields.ts"
+import { AppsRepo } from "../apps/AppsRepo.ts"
+import type { SigninRow } from "../auth/Signin.ts"
+import { now } from "../now.ts"
+import { type AuthorizeRefusal, checkAuthorize, parametersFromJson, requestedAppId } from "./AuthorizeRequest.ts"
+import { BrowserSessions } from "./BrowserSessions.ts"
+import { detailPages, grantedDetails } from "./detailPages.ts"
+import {
+  AccountChanged,
+  ContinueNotAllowed,
+  EmailDomainNotAllowed,
+  FlowAppDisabled,
+  FlowCarbonOnly,
+  FlowInvalidRequest,
+  FlowUnknownApp,
+  InvalidScope,
+  InvalidState,
+  MethodNotEnabled,
+  NoPreviousPage,
+  ReauthenticationRequired,
+  RedirectUriNotRegistered,
+  RequirementsMissing,
+  SessionRequired,
+  UnsupportedResponseType,
+  DetailNotOnPage
+} from "./errors.ts"
+import {
+  type CookieToSet,
+  domainAllowed,
+  FLOW_COOKIE,
+  FLOW_COOKIE_PREFIX,
+  FLOW_LIFETIME,
+  FlowCore,
+  type FlowCookies,
+  type Loaded,
+  type Moved,
+  type Next
+} from "./FlowCore.ts"
+import type { FlowRow } from "./FlowsRepo.ts"
+import { FlowsRepo } from "./FlowsRepo.ts"
+import type { FlowState } from "./FlowState.ts"
+import type { DetailName } from "../apps/signinConfig/fields.ts"
+import { Memberships } from "./Memberships.ts"
+
+export type CreateRefusal =
+  | FlowUnknownApp
+  | FlowAppDisabled
+  | RedirectUriNotRegistered
+  | FlowInvalidRequest
+  | InvalidScope
+  | UnsupportedResponseType
+  | MethodNotEnabled
+  | InvalidState
+
+const refusalError = (refusal: AuthorizeRefusal): CreateRefusal => {
+  if (refusal._tag === "Page") {
+    switch (refusal.code) {
+      case "unknown_app":
+        return new FlowUnknownApp({ message: refusal.message })
+      case "app_disabled":
+        return new FlowAppDisabled({ message: refusal.message })
+      case "redirect_uri_not_registered":
+        return new RedirectUriNotRegistered({ message: refusal.message })
+      case "invalid_request":
+        return new FlowInvalidRequest({ message: refusal.message })
+    }
+  }
+  switch (refusal.flowCode) {
+    case "invalid_scope":
+      return new InvalidScope({ message: refusal.description })
+    case "unsupported_response_type":
+      return new UnsupportedResponseType({ message: refusal.description })
+    case "method_not_enabled":
+      return new MethodNotEnabled({ message: refusal.description })
+    case "invalid_state":
+      return new InvalidState({ message: refusal.description })
+    case "invalid_request":
+      return new FlowInvalidRequest({ message: refusal.description })
+  }
+}
+
+const isLiveCarbon = (account: Option.Option<AccountRow>): account is Option.Some<AccountRow> =>
+  Option.isSome(account) && account.value.kind === "carbon" && account.value.status === "active"
+
+/** The session is older than max_age allows (OpenID Connect Core §3.1.2.1). */
+const tooOld = (state: FlowState, session: SigninRow, at: Date): boolean =>
+  state.request.max_age !== null && at.getTime() - session.created_at.getTime() > state.request.max_age * 1000
+
+/** Creating flows and the moves that need no code: continue, switch, the details pages, review and cancel. */
+export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngine", {
+  effect: Effect.gen(function*() {
+    const core = yield* FlowCore
+    const flows = yield* FlowsRepo
+    const apps = yield* AppsRepo
+    const accounts = yield* AccountsRepo
+    const sessions = yield* BrowserSessions
+    const memberships = yield* Memberships
+
+    const verifiedEmails = (uuid: string) =>
+      Effect.map(accounts.contactsOf(uuid, "email"), (rows) => rows.filter((r) => r.verified_at !== null).map((r) => r.address))
+
+    /** prompt=none: finish with the browser's session now, or fail with the reason the app must send the person back. */
+    const decideSilently = (loaded: Loaded, state: FlowState, session: Option.Option<SigninRow>) =>
+      Effect.gen(function*() {
+        const loginRequired = core.endWith(state, "failed", "login_required", "The person must sign in.")
+        if (Option.isNone(session)) return loginRequired
+        const account = yield* accounts.findByUuid(session.value.account_uuid)
+        if (!isLiveCarbon(account) || tooOld(state, session.value, loaded.at)) return loginRequired
+        const config = loaded.app.signin_config
+        if (!config.remember_browser || !domainAllowed(config, yield* verifiedEmails(account.value.uuid))) {
+          return core.endWith(state, "failed", "interaction_required", "The person must sign in on the page.")
+        }
+        const membership = yield* memberships.find(loaded.app.app_id, account.value.uuid)
+        const values = yield* core.valuesOf(account.value)
+        const pages = detailPages(config, state.request, membership, values)
+        if (config.required_fields.some((field) => values[field] === null)) {
+          return core.endWith(state, "failed", "interaction_required", "The person must add details the app requires.")
+        }
+        if (pages.length > 0) {
+          return core.endWith(state, "failed", "consent_required", "The person must agree to share details with the app.")
+        }
+        const signedIn = { ...state, account_uuid: account.value.uuid, auth_time: session.value.created_at.toISOString() }
+        return yield* core.complete(loaded, signedIn, grantedDetails(membership))
+      })
+
+    const create = (body: Readonly<Record<string, unknown>>, cookies: FlowCookies) =>
+      Effect.gen(function*() {
+        const parameters = parametersFromJson(body)
+        const appId = requestedAppId(parameters)
+        if (!Option.isOption(appId)) return yield* Effect.fail(refusalError(appId))
+        if (Option.isNone(appId)) return yield* new FlowInvalidRequest({ message: "app_id is required." })
+        const checked = checkAuthorize(parameters, appId.value, yield* apps.find(appId.value))
+        if (checked._tag !== "Valid") return yield* Effect.fail(refusalError(checked))
+        const at = yield* now
+        const timezone = typeof body["timezone"] === "string" ? body["timezone"] : undefined
+        const session = yield* sessions.live(cookies.session, at)
+        const sessionAccount = Option.isSome(session) ? yield* accounts.findByUuid(session.value.account_uuid) : Option.none()
+        const state: FlowState = {
+          request: checked.request,
+          timezone: timezone === undefined ? null : Option.getOrNull(Option.getRight(validateTimezone(timezone))),
+          session_account_uuid: isLiveCarbon(sessionAccount) ? sessionAccount.value.uuid : null,
+          account_uuid: null,
+          auth_time: null,
+          challenge: null,
+          signup: null,
+          pages: [],
+          page_index: 0,
+          shared: [],
+          detail_challenge: null,
+          review: false,
+          redirect_to: null,
+          error: null
+        }
+        const cookie = randomToken(FLOW_COOKIE_PREFIX)
+        const row: FlowRow = {
+          id: randomToken("flw_", 16),
+          cookie_hash: sha256Hex(cookie),
+          app_id: checked.request.app_id,
+          step: "choose_method",
+          state,
+          version: 1,
+          created_at: at,
+          expires_at: new Date(at.getTime() + Duration.toMillis(FLOW_LIFETIME))
+        }
+        yield* flows.insert(row)
+        const app = yield* core.appOf(row.app_id)
+        const flowCookie: CookieToSet = { name: FLOW_COOKIE, value: cookie, maxAge: FLOW_LIFETIME }
+        if (!checked.request.prompt.includes("none")) {
+          return { flow: yield* core.view(row, app), cookies: [flowCookie] } satisfies Moved
+        }
+        const loaded = { row, app, at }
+        return yield* core.commit(loaded, yield* decideSilently(loaded, state, session), [flowCookie])
+      })
+
+    const get = (id: string, cookies: FlowCookies) =>
+      Effect.flatMap(core.load(id, cookies), (loaded) =>
+        Effect.map(core.view(loaded.row, loaded.app), (flow): Moved => ({ flow, cookies: [] })))
+
+    /** Continue as the browser's signed-in account. */
+    const continueAs = (id: string, cookies: FlowCookies) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["choose_method"])
+        const state = loaded.row.state
+        const session = yield* sessions.live(cookies.session, loaded.at)
+        if (Option.isNone(session) || state.session_account_uuid === null) {
+          return yield* new SessionRequired({ message: "This browser is not signed in.", hint: "Choose a way to sign in." })
+        }
+        if (session.value.account_uuid !== state.session_account_uuid) {
+          return yield* new AccountChanged({ message: "This browser signed in as another account meanwhile.", hint: "Reload." })
+        }
+        const account = yield* accounts.findByUuid(session.value.account_uuid)
+        if (Option.isSome(account) && account.value.kind !== "carbon") {
+          return yield* new FlowCarbonOnly({ message: "Only a Carbon signs in here." })
+        }
+        const config = loaded.app.signin_config
+        if (!isLiveCarbon(account) || !config.remember_browser) {
+          return yield* new ContinueNotAllowed({ message: "This app asks you to sign in again.", hint: "Choose a way to sign in." })
+        }
+        if (state.request.prompt.includes("login") || tooOld(state, session.value, loaded.at)) {
+          return yield* new ReauthenticationRequired({
+            message: "The app asks you to prove it is you again.",
+            hint: "Sign in with a code."
+          })
+        }
+        if (!domainAllowed(config, yield* verifiedEmails(account.value.uuid))) {
+          return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
+        }
+        const signedIn = { ...state, account_uuid: account.value.uuid, auth_time: session.value.created_at.toISOString() }
+        return yield* core.commit(loaded, yield* core.advance(loaded, signedIn))
+      })
+
+    /** Not you: forget the browser's account in this flow and go back to the choice of methods. */
+    const switchAccount = (id: string, cookies: FlowCookies) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["choose_method", "verify_code", "details", "review"])
+        return yield* core.commit(loaded, {
+          step: "choose_method",
+          state: {
+            ...loaded.row.state,
+            session_account_uuid: null,
+            account_uuid: null,
+            auth_time: null,
+            challenge: null,
+            pages: [],
+            page_index: 0,
+            shared: [],
+            detail_challenge: null,
+            review: false
+          }
+        })
+      })
+
+    const continueDetails = (id: string, cookies: FlowCookies, shared: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["details"])
+        const state = loaded.row.state
+        const page = state.pages[state.page_index]!
+        const onPage = page.fields.map(({ field }) => field as string)
+        const stray = shared.find((field) => !onPage.includes(field))
+        if (stray !== undefined) {
+          return yield* new DetailNotOnPage({ message: `${stray} is not on this page.`, details: { field: stray } })
+        }
+        const account = Option.getOrThrow(yield* accounts.findByUuid(state.account_uuid!))
+        const values = yield* core.valuesOf(account)
+        const missing = page.fields.filter(({ field, mode }) => mode === "required" && values[field] === null).map((f) => f.field)
+        if (missing.length > 0) {
+          return yield* new RequirementsMissing({ message: `Add these first: ${missing.join(", ")}.`, details: { missing } })
+        }
+        const ticked = page.fields
+          .filter(({ field, mode }) => mode === "optional" && shared.includes(field))
+          .map(({ field }) => field)
+        const next: FlowState = {
+          ...state,
+          detail_challenge: null,
+          shared: [...state.shared.filter((field) => !onPage.includes(field)), ...ticked] as ReadonlyArray<DetailName>
+        }
+        if (state.page_index + 1 < state.pages.length) {
+          return yield* core.commit(loaded, { step: "details", state: { ...next, page_index: state.page_index + 1 } })
+        }
+        if (state.review) return yield* core.commit(loaded, { step: "review", state: next })
+        return yield* core.commit(loaded, yield* core.complete(loaded, next, core.detailsFromPages(next)))
+      })
+
+    const back = (id: string, cookies: FlowCookies) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["details", "review"])
+        const state = loaded.row.state
+        if (loaded.row.step === "review") return yield* core.commit(loaded, { step: "details", state })
+        if (state.page_index === 0) return yield* new NoPreviousPage({ message: "This is the first page." })
+        return yield* core.commit(loaded, {
+          step: "details",
+          state: { ...state, page_index: state.page_index - 1, detail_challenge: null }
+        })
+      })
+
+    const review = (id: string, cookies: FlowCookies) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["review"])
+        const state = loaded.row.state
+        return yield* core.commit(loaded, yield* core.complete(loaded, state, core.detailsFromPages(state)))
+      })
+
+    const cancel = (id: string, cookies: FlowCookies) =>
+      Effect.gen(function*() {
+        const loaded = yield* core.load(id, cookies)
+        yield* core.expectStep(loaded, ["choose_method", "verify_code", "signup", "details", "review"])
+        const next: Next = core.endWith(loaded.row.state, "complete", "access_denied", "The person cancelled signing in.")
+        return yield* core.commit(loaded, next)
+      })
+
+    return { create, get, continueAs, switchAccount, continueDetails, back, review, cancel } as const
+  }),
+  dependencies: [FlowCore.Default, FlowsRepo.Default, BrowserSessions.Default, Memberships.Default]
+}) {}

@@ -1,0 +1,88 @@
+import { Schema } from "effect"
+import { AccountSummary } from "../accounts/AccountSummary.ts"
+import { Branding, Copy } from "../apps/signinConfig/SigninConfig.ts"
+import { DetailName, Method } from "../apps/signinConfig/fields.ts"
+import { Prompt } from "./AuthorizeRequest.ts"
+import { ContactField, FlowError, FlowStep } from "./FlowState.ts"
+
+const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
+
+const Challenge = Schema.Struct({
+  channel: ContactField,
+  destination: Schema.String.annotations({ description: "masked" }),
+  expires_at: Timestamp,
+  resend_available_at: Timestamp
+})
+
+export const DetailField = Schema.Struct({
+  field: DetailName,
+  mode: Schema.Literal("required", "optional"),
+  label: Schema.String,
+  value: Schema.NullOr(Schema.String).annotations({ description: "contact values masked" }),
+  missing: Schema.Boolean,
+  shared: Schema.Boolean,
+  previously_granted: Schema.Boolean
+})
+
+/** The hosted flow as the account site sees it (spec 1, Hosted flow view), field for field. */
+export const FlowView = Schema.Struct({
+  id: Schema.String,
+  step: FlowStep,
+  expires_at: Timestamp,
+  app: Schema.Struct({
+    app_id: Schema.String,
+    name: Schema.String,
+    logo_url: Schema.NullOr(Schema.String),
+    logo_dark_url: Schema.NullOr(Schema.String),
+    homepage_url: Schema.NullOr(Schema.String),
+    branding: Branding,
+    copy: Copy,
+    first_party: Schema.Boolean
+  }),
+  methods: Schema.Array(Method).annotations({ description: "enabled, in button order" }),
+  signed_in_as: Schema.NullOr(AccountSummary),
+  challenge: Schema.NullOr(Challenge).annotations({ description: "at verify_code" }),
+  signup: Schema.NullOr(Schema.Struct({
+    display_name: Schema.NullOr(Schema.String),
+    id: Schema.NullOr(Schema.String),
+    timezone: Schema.String,
+    dob: Schema.NullOr(Schema.String),
+    pfp_url: Schema.NullOr(Schema.String),
+    email: Schema.NullOr(Schema.String).annotations({ description: "masked" }),
+    phone: Schema.NullOr(Schema.String).annotations({ description: "masked" }),
+    provider: Schema.NullOr(Schema.String),
+    provider_pfp_url: Schema.NullOr(Schema.String),
+    finishing_import: Schema.Boolean,
+    imported_by: Schema.NullOr(Schema.Struct({ app_id: Schema.String, name: Schema.String })),
+    expires_at: Timestamp
+  })),
+  details: Schema.NullOr(Schema.Struct({
+    index: Schema.Number,
+    count: Schema.Number,
+    id: Schema.String,
+    title: Schema.String,
+    subtitle: Schema.NullOr(Schema.String),
+    continue_label: Schema.String,
+    layout: Schema.Literal("list"),
+    fields: Schema.Array(DetailField),
+    challenge: Schema.NullOr(Schema.extend(Challenge, Schema.Struct({ field: ContactField }))),
+    review_next: Schema.Boolean
+  })),
+  review: Schema.NullOr(Schema.Struct({
+    fields: Schema.Array(Schema.Struct({
+      field: DetailName,
+      mode: Schema.Literal("required", "optional"),
+      label: Schema.String,
+      value: Schema.NullOr(Schema.String),
+      shared: Schema.Boolean
+    }))
+  })),
+  redirect_to: Schema.NullOr(Schema.String).annotations({ description: "set once complete or failed" }),
+  error: Schema.NullOr(FlowError),
+  prompt: Schema.NullOr(Schema.String).annotations({ description: `space-separated: ${Prompt.literals.join(", ")}` }),
+  intent: Schema.Literal("signin", "signup"),
+  method_hint: Schema.NullOr(Method)
+}).annotations({ identifier: "FlowView" })
+export type FlowView = typeof FlowView.Type
+
+export const FlowResponse = Schema.Struct({ flow: FlowView }).annotations({ identifier: "FlowResponse" })

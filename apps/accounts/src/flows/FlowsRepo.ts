@@ -1,0 +1,51 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { FlowState, FlowStep } from "./FlowState.ts"
+
+export const FlowRow = Schema.Struct({
+  id: Schema.String,
+  cookie_hash: Schema.String,
+  app_id: Schema.String,
+  step: FlowStep,
+  state: FlowState,
+  version: Schema.Number,
+  created_at: Schema.DateFromSelf,
+  expires_at: Schema.DateFromSelf
+})
+export type FlowRow = typeof FlowRow.Type
+
+const decodeRows = (rows: unknown) => Schema.decodeUnknown(Schema.Array(FlowRow))(rows).pipe(Effect.orDie)
+const encodeState = (state: FlowState) => JSON.stringify(Schema.encodeSync(FlowState)(state))
+
+/** Hosted flows; each move is a compare-and-set on `version`. */
+export class FlowsRepo extends Effect.Service<FlowsRepo>()("accounts/FlowsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const insert = (row: Omit<FlowRow, "version">): Effect.Effect<void> =>
+      sql`
+        INSERT INTO flows (id, cookie_hash, app_id, step, state, version, created_at, expires_at, updated_at)
+        VALUES (${row.id}, ${row.cookie_hash}, ${row.app_id}, ${row.step}, ${encodeState(row.state)}::jsonb, 1,
+                ${row.created_at}, ${row.expires_at}, ${row.created_at})
+      `.pipe(Effect.orDie, Effect.asVoid)
+
+    const find = (id: string): Effect.Effect<Option.Option<FlowRow>> =>
+      sql`
+        SELECT id, cookie_hash, app_id, step, state, version, created_at, expires_at FROM flows WHERE id = ${id}
+      `.pipe(Effect.orDie, Effect.flatMap(decodeRows), Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    /** Saves a move made from `version`; false when another move got there first. */
+    const save = (id: string, version: number, step: FlowStep, state: FlowState, at: Date): Effect.Effect<boolean> =>
+      sql`
+        UPDATE flows SET step = ${step}, state = ${encodeState(state)}::jsonb, version = version + 1, updated_at = ${at}
+        WHERE id = ${id} AND version = ${version}
+        RETURNING id
+      `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
+
+    /** Retention: flows 1 day after expiry (spec 1, Retention). */
+    const sweep = (before: Date): Effect.Effect<number> =>
+      sql`DELETE FROM flows WHERE expires_at < ${before} RETURNING 1`.pipe(Effect.orDie, Effect.map((rows) => rows.length))
+
+    return { insert, find, save, sweep } as const
+  })
+}) {}

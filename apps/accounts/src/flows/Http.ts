@@ -1,0 +1,84 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { clientAddress, noStore, requireOrigin } from "@platform/http"
+import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
+import { Effect } from "effect"
+import { AccountsApi } from "../api.ts"
+import { AccountsConfig } from "../config.ts"
+import { FlowCodeMoves } from "./FlowCodeMoves.ts"
+import type { Moved } from "./FlowCore.ts"
+import { FlowEngine } from "./FlowEngine.ts"
+import { answerMoved, readFlowCookies } from "./flowCookies.ts"
+
+const createsPerIp: RateLimitRule = { id: "flows_create", operation: "POST /v1/flows", limit: 300, window: "1 minute", per: "IP" }
+
+/** A used code must not be lost to a dropped connection: code and sign-up moves run to the end. */
+const toTheEnd = { uninterruptible: true } as const
+
+export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const engine = yield* FlowEngine
+    const codeMoves = yield* FlowCodeMoves
+    const limiter = yield* RateLimiter
+    const settings = { production: config.environment === "production" }
+    const cookies = readFlowCookies(settings)
+    const ip = clientAddress(config.trustProxy)
+    /** Every flow POST: our own origin only. */
+    const post = Effect.zipRight(noStore, requireOrigin([config.publicUrl]))
+    const answer = (moved: Moved) => answerMoved(settings, moved)
+
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* post
+          yield* enforceRateLimit(limiter, createsPerIp, yield* ip)
+          return yield* answer(yield* engine.create(payload, yield* cookies))
+        }))
+      .handle("get", ({ path }) =>
+        Effect.gen(function*() {
+          yield* noStore
+          return yield* answer(yield* engine.get(path.id, yield* cookies))
+        }))
+      .handle("continue", ({ path }) =>
+        Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.continueAs(path.id, c)), answer)))
+      .handle("switch", ({ path }) =>
+        Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.switchAccount(path.id, c)), answer)))
+      .handle("code", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* post
+          return yield* answer(yield* codeMoves.requestCode(path.id, yield* cookies, yield* ip, payload.channel, payload.destination))
+        }))
+      .handle("resend", ({ path }) =>
+        Effect.gen(function*() {
+          yield* post
+          return yield* answer(yield* codeMoves.resendCode(path.id, yield* cookies, yield* ip))
+        }))
+      .handle("verify", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* post
+          return yield* answer(yield* codeMoves.verifyCode(path.id, yield* cookies, payload.code))
+        }), toTheEnd)
+      .handle("signup", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* post
+          return yield* answer(yield* codeMoves.signup(path.id, yield* cookies, payload))
+        }), toTheEnd)
+      .handle("detailsAdd", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* post
+          return yield* answer(yield* codeMoves.addDetail(path.id, yield* cookies, yield* ip, payload.field, payload.value))
+        }))
+      .handle("detailsVerify", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* post
+          return yield* answer(yield* codeMoves.verifyDetail(path.id, yield* cookies, payload.field, payload.code))
+        }), toTheEnd)
+      .handle("detailsContinue", ({ path, payload }) =>
+        Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.continueDetails(path.id, c, payload.shared)), answer)))
+      .handle("detailsBack", ({ path }) =>
+        Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.back(path.id, c)), answer)))
+      .handle("review", ({ path }) =>
+        Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.review(path.id, c)), answer)))
+      .handle("cancel", ({ path }) =>
+        Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.cancel(path.id, c)), answer)))
+  }))

@@ -1,0 +1,56 @@
+import { SqlClient } from "@effect/sql"
+import { randomToken, sha256Hex } from "@platform/crypto"
+import { Duration, Effect, Option, Schema } from "effect"
+import type { ContactField } from "./FlowState.ts"
+
+/** A sign-up session lasts 48 hours (spec 1, Lifetimes). */
+export const SIGNUP_LIFETIME = Duration.hours(48)
+export const SIGNUP_COOKIE = "sa_signup"
+
+const SignupRow = Schema.Struct({
+  id: Schema.String,
+  flow_id: Schema.String,
+  channel: Schema.Literal("email", "phone"),
+  address: Schema.String,
+  expires_at: Schema.DateFromSelf,
+  completed_at: Schema.NullOr(Schema.DateFromSelf)
+})
+export type SignupRow = typeof SignupRow.Type
+
+const decodeRows = (rows: unknown) => Schema.decodeUnknown(Schema.Array(SignupRow))(rows).pipe(Effect.orDie)
+
+/** Addresses proven by a code that no account holds yet, bound to a browser by the `sa_signup` cookie. */
+export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/SignupSessions", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** A new sign-up session; the cookie value is returned once. */
+    const start = (flowId: string, channel: ContactField, address: string, at: Date) =>
+      Effect.gen(function*() {
+        const id = randomToken("sup_", 16)
+        const cookie = randomToken("sas_")
+        const expiresAt = new Date(at.getTime() + Duration.toMillis(SIGNUP_LIFETIME))
+        yield* sql`
+          INSERT INTO signup_sessions (id, cookie_hash, flow_id, channel, address, created_at, expires_at)
+          VALUES (${id}, ${sha256Hex(cookie)}, ${flowId}, ${channel}, ${address}, ${at}, ${expiresAt})
+        `.pipe(Effect.orDie)
+        return { id, cookie, expiresAt }
+      })
+
+    const findByCookie = (cookie: string): Effect.Effect<Option.Option<SignupRow>> =>
+      sql`
+        SELECT id, flow_id, channel, address, expires_at, completed_at FROM signup_sessions
+        WHERE cookie_hash = ${sha256Hex(cookie)}
+      `.pipe(Effect.orDie, Effect.flatMap(decodeRows), Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    /** Marks the session used by its new account; false when it was used already. */
+    const complete = (id: string, accountUuid: string, at: Date): Effect.Effect<boolean> =>
+      sql`
+        UPDATE signup_sessions SET completed_at = ${at}, account_uuid = ${accountUuid}
+        WHERE id = ${id} AND completed_at IS NULL
+        RETURNING id
+      `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
+
+    return { start, findByCookie, complete } as const
+  })
+}) {}

@@ -1,0 +1,140 @@
+import { Effect, Option } from "effect"
+import type { AccountRow } from "../accounts/AccountRow.ts"
+import { accountSummary } from "../accounts/AccountSummary.ts"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import type { ContactRow } from "../accounts/ContactRow.ts"
+import type { AppRow } from "../apps/AppRecord.ts"
+import type { DetailName } from "../apps/signinConfig/fields.ts"
+import { enabledMethods } from "../apps/signinConfig/publicSigninView.ts"
+import { maskEmail, maskPhone } from "../verification/destination.ts"
+import { type DetailValues, grantedDetails } from "./detailPages.ts"
+import type { FlowRow } from "./FlowsRepo.ts"
+import type { SentCode } from "./FlowState.ts"
+import type { FlowView } from "./FlowView.ts"
+import { Memberships } from "./Memberships.ts"
+
+const LABELS: Readonly<Record<DetailName, string>> = {
+  email: "Email address",
+  phone: "Phone number",
+  dob: "Date of birth",
+  timezone: "Time zone"
+}
+
+const masked = (field: DetailName, value: string | null): string | null =>
+  value === null ? null : field === "email" ? maskEmail(value) : field === "phone" ? maskPhone(value) : value
+
+const challengeView = (sent: SentCode) => ({
+  channel: sent.channel,
+  destination: sent.channel === "email" ? maskEmail(sent.destination) : maskPhone(sent.destination),
+  expires_at: sent.expires_at,
+  resend_available_at: sent.resend_available_at
+})
+
+/** The contact an app is given: the primary verified one, else the oldest verified one. */
+const shownContact = (rows: ReadonlyArray<ContactRow>): string | null =>
+  (rows.find((row) => row.is_primary && row.verified_at !== null) ?? rows.find((row) => row.verified_at !== null))?.address ??
+    null
+
+/** Reads what the flow pages show: accounts, their details, memberships. */
+export const makeFlowRendering = Effect.gen(function*() {
+  const accounts = yield* AccountsRepo
+  const memberships = yield* Memberships
+
+  const valuesOf = (account: AccountRow): Effect.Effect<DetailValues> =>
+    Effect.gen(function*() {
+      const emails = yield* accounts.contactsOf(account.uuid, "email")
+      const phones = yield* accounts.contactsOf(account.uuid, "phone")
+      return { email: shownContact(emails), phone: shownContact(phones), dob: account.dob, timezone: account.timezone }
+    })
+
+  const render = (row: FlowRow, app: AppRow): Effect.Effect<FlowView> =>
+    Effect.gen(function*() {
+      const state = row.state
+      const shownUuid = state.account_uuid ?? state.session_account_uuid
+      const account = shownUuid === null ? Option.none() : yield* accounts.findByUuid(shownUuid)
+      const needsValues = row.step === "details" || row.step === "review"
+      const values = needsValues && Option.isSome(account) ? yield* valuesOf(account.value) : undefined
+      const granted = needsValues && Option.isSome(account)
+        ? grantedDetails(yield* memberships.find(app.app_id, account.value.uuid))
+        : []
+      const page = row.step === "details" ? state.pages[state.page_index] : undefined
+      const fieldView = (field: DetailName, mode: "required" | "optional") => {
+        const value = values?.[field] ?? null
+        return {
+          field,
+          mode,
+          label: LABELS[field],
+          value: masked(field, value),
+          missing: value === null,
+          shared: mode === "required" || state.shared.includes(field),
+          previously_granted: granted.includes(field)
+        }
+      }
+      const last = state.page_index === state.pages.length - 1
+      return {
+        id: row.id,
+        step: row.step,
+        expires_at: row.expires_at.toISOString(),
+        app: {
+          app_id: app.app_id,
+          name: app.name,
+          logo_url: app.logo_url,
+          logo_dark_url: app.logo_dark_url,
+          homepage_url: app.homepage_url,
+          branding: app.signin_config.branding,
+          copy: app.signin_config.copy,
+          first_party: app.source === "first_party"
+        },
+        methods: enabledMethods(app.signin_config),
+        signed_in_as: Option.getOrNull(Option.map(account, accountSummary)),
+        challenge: row.step === "verify_code" && state.challenge !== null ? challengeView(state.challenge) : null,
+        signup: row.step === "signup" && state.signup !== null
+          ? {
+            display_name: null,
+            id: null,
+            timezone: state.timezone ?? "UTC",
+            dob: null,
+            pfp_url: null,
+            email: state.signup.channel === "email" ? maskEmail(state.signup.destination) : null,
+            phone: state.signup.channel === "phone" ? maskPhone(state.signup.destination) : null,
+            provider: null,
+            provider_pfp_url: null,
+            finishing_import: false,
+            imported_by: null,
+            expires_at: state.signup.expires_at
+          }
+          : null,
+        details: page === undefined ? null : {
+          index: state.page_index,
+          count: state.pages.length,
+          id: page.id,
+          title: page.id === "required" ? `${app.name} needs these details` : `Share more with ${app.name}?`,
+          subtitle: page.id === "required"
+            ? "They are shared each time you sign in."
+            : "Tick what you want to share; you can change it the next time.",
+          continue_label: last && !state.review ? "Continue to " + app.name : "Continue",
+          layout: "list" as const,
+          fields: page.fields.map(({ field, mode }) => fieldView(field, mode)),
+          challenge: state.detail_challenge === null
+            ? null
+            : { ...challengeView(state.detail_challenge), field: state.detail_challenge.field },
+          review_next: last && state.review
+        },
+        review: row.step === "review"
+          ? {
+            fields: state.pages.flatMap((p) => p.fields).map(({ field, mode }) => {
+              const { label, shared, value } = fieldView(field, mode)
+              return { field, mode, label, value, shared }
+            })
+          }
+          : null,
+        redirect_to: state.redirect_to,
+        error: state.error,
+        prompt: state.request.prompt.length === 0 ? null : state.request.prompt.join(" "),
+        intent: state.request.intent,
+        method_hint: state.request.method
+      }
+    })
+
+  return { render, valuesOf } as const
+})
