@@ -113,7 +113,11 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps with openid
       const afterRevoke = yield* promise(() =>
         client.fetchUserInfo(config, refreshed.access_token, carbon.uuid).then(() => "answered", (error) => error)
       )
-      expect(afterRevoke).not.toBe("answered")
+      expect(afterRevoke).toBeInstanceOf(client.WWWAuthenticateChallengeError)
+      expect((afterRevoke as client.WWWAuthenticateChallengeError).cause[0]).toMatchObject({
+        scheme: "bearer",
+        parameters: { error: "invalid_token" }
+      })
     }))
 
   it.effect("a client_secret_post relying party without openid gets no id_token, and the scopes it was granted", () =>

@@ -243,7 +243,9 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const carbon = yield* createCarbon()
-      expect((yield* call("/v1/userinfo")).body.error.code).toBe("unauthenticated")
+      const anonymous = yield* call("/v1/userinfo")
+      expect(anonymous.body.error.code).toBe("unauthenticated")
+      expect(anonymous.headers.get("www-authenticate")).toBe("Bearer")
       expect((yield* call("/v1/userinfo", { headers: { authorization: "Basic abc" } })).body.error.code).toBe("invalid_authorization")
       expect((yield* userinfo("not.a.token")).body.error.code).toBe("invalid_token")
       const firstParty = yield* signInDirectly(carbon.uuid)
@@ -251,6 +253,7 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
       expect(wrong.status).toBe(401)
       expect(wrong.body.error.code).toBe("token_wrong_audience")
       expect(wrong.headers.get("cache-control")).toBe("no-store")
+      expect(wrong.headers.get("www-authenticate")).toBe(`Bearer error="invalid_token"`)
 
       const app = yield* createApp()
       const { code, verifier } = yield* codeFor(app, { accountUuid: carbon.uuid })

@@ -17,6 +17,7 @@ import { now } from "../now.ts"
 import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
 import { appAccessProblem } from "../oauth/appAccess.ts"
 import { AppSigninsRepo } from "../oauth/AppSigninsRepo.ts"
+import { bearerChallenge } from "./bearerChallenge.ts"
 import { AccessRemoved, MembershipInactive, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
 import { userInfo } from "./UserInfo.ts"
 
@@ -34,6 +35,7 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
       Effect.gen(function*() {
         yield* noStore
         const authorization = request.headers["authorization"]
+        yield* bearerChallenge(authorization !== undefined)
         if (authorization === undefined) {
           return yield* new Unauthenticated({ message: "Send the app access token as `Authorization: Bearer <token>`." })
         }
