@@ -8,6 +8,7 @@ import { createApp, mintCode, REDIRECT_URI } from "./support/apps.ts"
 import { createCarbon, insertSilicon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { signInDirectly } from "./support/signIn.ts"
+import { AccessTokens } from "../src/auth/AccessTokens.ts"
 
 interface App {
   readonly appId: string
@@ -32,6 +33,7 @@ const exchange = (app: App, parameters: Record<string, string>) =>
 const refresh = (app: App, refreshToken: string) =>
   call("/v1/oauth/token", form({ grant_type: "refresh_token", refresh_token: refreshToken }, basic(app)))
 const userinfo = (accessToken: string) => call("/v1/userinfo", { headers: { authorization: `Bearer ${accessToken}` } })
+const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString())
 const introspect = (app: App, token: string) => call("/v1/oauth/introspect", form({ token }, basic(app)))
 
 /** A Carbon, an app and a code for them with a PKCE S256 challenge; answers the verifier too. */
@@ -290,5 +292,41 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
       expect(info.body).toMatchObject({ sub: silicon, kind: "silicon", zoneinfo: "UTC", timezone: "UTC" })
       expect(info.body).not.toHaveProperty("email")
       expect(info.body).not.toHaveProperty("phone_number")
+    }))
+
+  it.effect("an expired code is invalid_grant; an expired app access token is invalid_token and inactive", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const carbon = yield* createCarbon()
+      const longAgo = new Date(Date.now() - 121_000)
+      const stale = yield* mintCode({ appId: app.appId, accountUuid: carbon.uuid, now: longAgo, authTime: longAgo })
+      expectOAuthError(yield* exchange(app, { code: stale }), "invalid_grant")
+      const { code, verifier } = yield* codeFor(app, { accountUuid: carbon.uuid })
+      const live = (yield* exchange(app, { code, code_verifier: verifier })).body
+      const expired = yield* Effect.flatMap(AccessTokens, (tokens) =>
+        tokens.issue({
+          accountUuid: carbon.uuid,
+          signinId: claimsOf(live.access_token).sid,
+          clientId: app.appId,
+          audience: app.appId,
+          scope: "profile",
+          now: new Date(Date.now() - 1_801_000)
+        })).pipe(Effect.provide(AccessTokens.Default))
+      expect((yield* userinfo(expired.token)).body.error.code).toBe("invalid_token")
+      expect((yield* introspect(app, expired.token)).body).toEqual({ active: false })
+    }))
+
+  it.effect("a lost token answer: the same Idempotency-Key replays it instead of counting as a reuse", () =>
+    Effect.gen(function*() {
+      const app = yield* createApp()
+      const { code, verifier } = yield* codeFor(app)
+      const parameters = { grant_type: "authorization_code", redirect_uri: REDIRECT_URI, code, code_verifier: verifier }
+      const headers = { ...basic(app), "idempotency-key": `code-${code.slice(-12)}` }
+      const original = yield* call("/v1/oauth/token", form(parameters, headers))
+      const retry = yield* call("/v1/oauth/token", form(parameters, headers))
+      expect(retry.status).toBe(200)
+      expect(retry.headers.get("idempotent-replayed")).toBe("true")
+      expect(retry.body).toEqual(original.body)
+      expect((yield* userinfo(original.body.access_token)).status).toBe(200)
     }))
 })
