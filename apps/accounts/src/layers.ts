@@ -8,6 +8,8 @@ import { AccountsConfig } from "./config.ts"
 import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceCodesSweeperLive } from "./device/DeviceCodesSweeper.ts"
 import { AuthorizationCodes } from "./authorize/AuthorizationCodes.ts"
+import { FlowsRepo } from "./flows/FlowsRepo.ts"
+import { SignupSessions } from "./flows/SignupSessions.ts"
 import { accountsMigrations } from "./migrations.ts"
 import { now } from "./now.ts"
 import { periodicSweep } from "./retention.ts"
@@ -66,6 +68,17 @@ export const AccountsWorkersLive = Layer.mergeAll(
       return yield* codes.sweep(new Date(at.getTime() - Duration.toMillis(Duration.days(7))))
     })
   ).pipe(Layer.provide(AuthorizationCodes.Default)),
+  periodicSweep(
+    "flows",
+    Effect.gen(function*() {
+      const flows = yield* FlowsRepo
+      const signups = yield* SignupSessions
+      const at = yield* now
+      const day = Duration.toMillis(Duration.days(1))
+      // Flows 1 day after expiry; sign-up sessions 7 days after expiry or use (spec 1, Retention).
+      return (yield* flows.sweep(new Date(at.getTime() - day))) + (yield* signups.sweep(new Date(at.getTime() - 7 * day)))
+    })
+  ).pipe(Layer.provide(Layer.mergeAll(FlowsRepo.Default, SignupSessions.Default))),
   CustodianRequestsSweeperLive,
   LoginStreaksSweeperLive
 )

@@ -51,6 +51,12 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
         RETURNING id
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
 
-    return { start, findByCookie, complete } as const
+    /** Retention: sign-up sessions 7 days after expiry or use (spec 1, Retention). */
+    const sweep = (before: Date): Effect.Effect<number> =>
+      sql`
+        DELETE FROM signup_sessions WHERE expires_at < ${before} OR completed_at < ${before} RETURNING 1
+      `.pipe(Effect.orDie, Effect.map((rows) => rows.length))
+
+    return { start, findByCookie, complete, sweep } as const
   })
 }) {}
