@@ -18,6 +18,26 @@ export type AppAccountRow = typeof AppAccountRow.Type
 
 const decodeRows = Schema.decodeUnknown(Schema.Array(AppAccountRow))
 
+/** An app sign-in, what it was granted, and its account as `AppAccountRow`. */
+export const AppSigninView = Schema.Struct({
+  ...AppAccountRow.fields,
+  signin_client_id: Schema.String,
+  signin_revoked_at: Schema.NullOr(Schema.DateFromSelf),
+  signin_expires_at: Schema.DateFromSelf,
+  app_id: Schema.String,
+  scope: Schema.String,
+  auth_time: Schema.DateFromSelf
+})
+export type AppSigninView = typeof AppSigninView.Type
+
+const decodeViews = Schema.decodeUnknown(Schema.Array(AppSigninView))
+
+const ACCOUNT_COLUMNS = `a.uuid, a.kind, a.handle, a.display_name, a.pfp_url, a.dob::text AS dob, a.timezone, a.status,
+  a.created_at, a.updated_at, a.version, c.uuid AS custodian_uuid, c.handle AS custodian_handle,
+  (SELECT e.address FROM account_emails e WHERE e.account_uuid = a.uuid AND e.is_primary) AS email,
+  (SELECT p.address FROM account_phones p WHERE p.account_uuid = a.uuid AND p.is_primary) AS phone,
+  m.status AS membership_status, ap.status AS app_status`
+
 /** Reads an account together with its membership of an app and that app's status. */
 export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts/AppAccountsRepo", {
   effect: Effect.gen(function*() {
@@ -25,11 +45,7 @@ export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts
 
     const find = (accountUuid: string, appId: string): Effect.Effect<Option.Option<AppAccountRow>> =>
       sql`
-        SELECT a.uuid, a.kind, a.handle, a.display_name, a.pfp_url, a.dob::text AS dob, a.timezone, a.status,
-          a.created_at, a.updated_at, a.version, c.uuid AS custodian_uuid, c.handle AS custodian_handle,
-          (SELECT e.address FROM account_emails e WHERE e.account_uuid = a.uuid AND e.is_primary) AS email,
-          (SELECT p.address FROM account_phones p WHERE p.account_uuid = a.uuid AND p.is_primary) AS phone,
-          m.status AS membership_status, ap.status AS app_status
+        SELECT ${sql.literal(ACCOUNT_COLUMNS)}
         FROM accounts a
         LEFT JOIN silicons s ON s.account_uuid = a.uuid
         LEFT JOIN accounts c ON c.uuid = s.custodian_uuid
@@ -38,6 +54,21 @@ export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts
         WHERE a.uuid = ${accountUuid}
       `.pipe(Effect.flatMap(decodeRows), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    return { find } as const
+    /** One statement for what userinfo, introspection and an app refresh read of a sign-in. */
+    const findBySignin = (signinId: string): Effect.Effect<Option.Option<AppSigninView>> =>
+      sql`
+        SELECT ${sql.literal(ACCOUNT_COLUMNS)}, si.client_id AS signin_client_id, si.revoked_at AS signin_revoked_at,
+          si.expires_at AS signin_expires_at, g.app_id, g.scope, g.auth_time
+        FROM signins si
+        JOIN app_signins g ON g.signin_id = si.id
+        JOIN accounts a ON a.uuid = si.account_uuid
+        LEFT JOIN silicons s ON s.account_uuid = a.uuid
+        LEFT JOIN accounts c ON c.uuid = s.custodian_uuid
+        LEFT JOIN memberships m ON m.app_id = g.app_id AND m.account_uuid = a.uuid
+        LEFT JOIN apps ap ON ap.app_id = g.app_id
+        WHERE si.id = ${signinId}
+      `.pipe(Effect.flatMap(decodeViews), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    return { find, findBySignin } as const
   })
 }) {}

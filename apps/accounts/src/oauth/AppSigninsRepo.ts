@@ -9,14 +9,13 @@ export class CodeSigninRefused extends Data.TaggedError("CodeSigninRefused")<{
   readonly reason: "access_removed"
 }> {}
 
-export const AppGrant = Schema.Struct({
-  app_id: Schema.String,
-  scope: Schema.String,
-  auth_time: Schema.DateFromSelf
-})
-export type AppGrant = typeof AppGrant.Type
+/** What an app sign-in was granted (the `app_signins` row). */
+export interface AppGrant {
+  readonly app_id: string
+  readonly scope: string
+  readonly auth_time: Date
+}
 
-const decodeGrants = Schema.decodeUnknown(Schema.Array(AppGrant))
 const RefreshTokenState = Schema.Struct({
   ...SigninRow.fields,
   token_created_at: Schema.DateFromSelf,
@@ -74,19 +73,12 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
         RETURNING signin_id
       `.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0]?.signin_id)))
 
-    const grantOf = (signinId: string): Effect.Effect<Option.Option<AppGrant>> =>
-      sql`SELECT app_id, scope, auth_time FROM app_signins WHERE signin_id = ${signinId}`.pipe(
-        Effect.flatMap(decodeGrants),
-        Effect.orDie,
-        Effect.map((rows) => Option.fromNullable(rows[0]))
-      )
-
     /** A refresh token's sign-in and whether the token was used already (introspection). */
     const refreshTokenState = (tokenHash: string) =>
       sql`
         SELECT s.*, r.created_at AS token_created_at, r.used_at FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${tokenHash}
       `.pipe(Effect.flatMap(decodeRefreshStates), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    return { startFromCode, markCodeReused, grantOf, refreshTokenState } as const
+    return { startFromCode, markCodeReused, refreshTokenState } as const
   })
 }) {}

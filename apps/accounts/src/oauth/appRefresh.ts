@@ -3,7 +3,6 @@ import { Effect, Option } from "effect"
 import type { SigninRow } from "../auth/Signin.ts"
 import { AppAccountsRepo } from "./AppAccountsRepo.ts"
 import { appAccessProblem } from "./appAccess.ts"
-import { AppSigninsRepo } from "./AppSigninsRepo.ts"
 import { AppTokenIssuer } from "./AppTokenIssuer.ts"
 
 /**
@@ -13,12 +12,19 @@ import { AppTokenIssuer } from "./AppTokenIssuer.ts"
  */
 export const appRefreshResponse = (signin: SigninRow, refreshToken: string, now: Date) =>
   Effect.gen(function*() {
-    const grant = yield* Effect.flatMap(AppSigninsRepo, (repo) => repo.grantOf(signin.id))
-    if (Option.isNone(grant)) return yield* oauthError("invalid_grant", "The refresh token is not valid.")
-    const account = yield* Effect.flatMap(AppAccountsRepo, (repo) => repo.find(signin.account_uuid, grant.value.app_id))
-    if (Option.isNone(account) || appAccessProblem(account.value) !== null) {
+    const view = yield* Effect.flatMap(AppAccountsRepo, (repo) => repo.findBySignin(signin.id))
+    if (Option.isNone(view)) return yield* oauthError("invalid_grant", "The refresh token is not valid.")
+    if (appAccessProblem(view.value) !== null) {
       return yield* oauthError("invalid_grant", "The app may no longer act for this account.")
     }
     const issuer = yield* AppTokenIssuer
-    return yield* issuer.respond({ signin, grant: grant.value, refreshToken, account: account.value, nonce: null, now })
+    const { app_id, auth_time, scope } = view.value
+    return yield* issuer.respond({
+      signin,
+      grant: { app_id, scope, auth_time },
+      refreshToken,
+      account: view.value,
+      nonce: null,
+      now
+    })
   })

@@ -2,7 +2,6 @@ import { sha256Hex } from "@platform/crypto"
 import { Effect, Option } from "effect"
 import { accountIdOf } from "../accounts/AccountRow.ts"
 import { AccessTokens, audiencesOf } from "../auth/AccessTokens.ts"
-import { SigninsRepo } from "../auth/SigninsRepo.ts"
 import { REFRESH_TOKEN_PREFIX } from "../auth/SigninsRepo.ts"
 import { AccountsConfig } from "../config.ts"
 import { membershipId } from "./AppAccount.ts"
@@ -30,7 +29,6 @@ interface LiveToken {
 export const introspect = (appId: string, token: string, now: Date) =>
   Effect.gen(function*() {
     const tokens = yield* AccessTokens
-    const signins = yield* SigninsRepo
     const appSignins = yield* AppSigninsRepo
     const accounts = yield* AppAccountsRepo
     const { publicUrl } = yield* AccountsConfig
@@ -61,20 +59,16 @@ export const introspect = (appId: string, token: string, now: Date) =>
 
     const live = yield* token.startsWith(REFRESH_TOKEN_PREFIX) ? fromRefresh : fromAccess
     if (Option.isNone(live)) return INACTIVE
-    const signin = yield* Effect.orDie(signins.find(live.value.signinId))
+    const view = yield* accounts.findBySignin(live.value.signinId)
     if (
-      Option.isNone(signin) || signin.value.client_id !== appId || signin.value.revoked_at !== null ||
-      signin.value.expires_at.getTime() <= now.getTime()
+      Option.isNone(view) || view.value.signin_client_id !== appId || view.value.uuid !== live.value.accountUuid ||
+      view.value.signin_revoked_at !== null ||
+      view.value.signin_expires_at.getTime() <= now.getTime() || appAccessProblem(view.value) !== null
     ) return INACTIVE
-    const [grant, account] = yield* Effect.all([
-      appSignins.grantOf(signin.value.id),
-      accounts.find(live.value.accountUuid, appId)
-    ], { concurrency: 2 })
-    if (Option.isNone(grant) || Option.isNone(account) || appAccessProblem(account.value) !== null) return INACTIVE
-    const username = accountIdOf(account.value)
+    const username = accountIdOf(view.value)
     const answer: IntrospectionResponse = {
       active: true,
-      scope: grant.value.scope,
+      scope: view.value.scope,
       client_id: appId,
       ...(username === null ? {} : { username }),
       token_type: live.value.tokenType,

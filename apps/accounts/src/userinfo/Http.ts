@@ -11,12 +11,10 @@ import {
   TokenRevoked,
   TokenWrongAudience
 } from "../auth/errors.ts"
-import { SigninsRepo } from "../auth/SigninsRepo.ts"
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
 import { now } from "../now.ts"
 import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
 import { appAccessProblem } from "../oauth/appAccess.ts"
-import { AppSigninsRepo } from "../oauth/AppSigninsRepo.ts"
 import { bearerChallenge } from "./bearerChallenge.ts"
 import { AccessRemoved, MembershipInactive, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
 import { userInfo } from "./UserInfo.ts"
@@ -27,8 +25,6 @@ const NOT_APP_AUDIENCES: ReadonlyArray<string> = [FIRST_PARTY_APP_ID, DEVELOPER_
 export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handlers) =>
   Effect.gen(function*() {
     const tokens = yield* AccessTokens
-    const signins = yield* SigninsRepo
-    const appSignins = yield* AppSigninsRepo
     const accounts = yield* AppAccountsRepo
 
     const answer = (request: HttpServerRequest.HttpServerRequest) =>
@@ -52,18 +48,16 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
         if (!audiences.includes(appId) || audiences.some((audience) => NOT_APP_AUDIENCES.includes(audience))) {
           return yield* new TokenWrongAudience({ message: "Userinfo takes access tokens issued to an app." })
         }
-        const signin = yield* Effect.orDie(signins.find(claims.sid))
-        if (Option.isNone(signin) || signin.value.revoked_at !== null) {
-          return yield* new TokenRevoked({ message: "This sign-in was revoked." })
+        const found = yield* accounts.findBySignin(claims.sid)
+        if (Option.isNone(found) || found.value.signin_client_id !== appId || found.value.uuid !== claims.sub) {
+          return yield* new TokenRevoked({ message: "This sign-in no longer exists." })
         }
-        if (signin.value.expires_at.getTime() <= at.getTime()) {
+        const view = found.value
+        if (view.signin_revoked_at !== null) return yield* new TokenRevoked({ message: "This sign-in was revoked." })
+        if (view.signin_expires_at.getTime() <= at.getTime()) {
           return yield* new SessionExpired({ message: "This sign-in has expired." })
         }
-        const [grant, account] = yield* Effect.all([appSignins.grantOf(claims.sid), accounts.find(claims.sub, appId)], {
-          concurrency: 2
-        })
-        if (Option.isNone(grant) || Option.isNone(account)) return yield* new TokenRevoked({ message: "This sign-in no longer exists." })
-        switch (appAccessProblem(account.value)) {
+        switch (appAccessProblem(view)) {
           case "app_disabled":
             return yield* new UserinfoAppDisabled({ message: "This app is disabled." })
           case "access_removed":
@@ -71,7 +65,7 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
           case "membership_inactive":
             return yield* new MembershipInactive({ message: "The account's membership of this app is not active." })
           case null:
-            return userInfo(account.value, appId, grant.value.scope)
+            return userInfo(view, appId, view.scope)
         }
       })
 
