@@ -151,4 +151,15 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps with openid
       expect(userinfo.zoneinfo).toBe((tokens["account"] as { timezone: string }).timezone)
       expect(userinfo).not.toHaveProperty("email")
     }))
+
+  it.effect("/openapi.json documents both token responses, introspection and userinfo", () =>
+    Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
+      const document = yield* promise(() => fetch(`${url}/openapi.json`).then((res) => res.json() as Promise<any>))
+      for (const schema of ["AppTokenResponse", "TokenResponse", "AppAccount", "IntrospectionResponse", "UserInfo"]) {
+        expect(document.components.schemas).toHaveProperty(schema)
+      }
+      expect(Object.keys(document.paths["/v1/userinfo"]).sort()).toEqual(["get", "post"])
+      expect(document.paths).toHaveProperty(["/v1/oauth/introspect"])
+    }))
 })

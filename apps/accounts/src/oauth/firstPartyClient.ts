@@ -5,9 +5,10 @@ import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 const unknownClient = () => oauthError("invalid_client", "Unknown client, or the client authentication failed.")
 
 /**
- * Until apps exist, the only OAuth client is the first-party public client:
- * client_id `accounts`, no secret. Any client authentication, or another
- * client, is invalid_client.
+ * For endpoints only the first-party public client may call (device
+ * authorization): client_id `accounts`, no secret. Any client authentication,
+ * or another client, is invalid_client. The token, revocation and
+ * introspection endpoints resolve every client instead (OAuthClient.ts).
  */
 export const requireFirstPartyClient = (
   authorization: string | undefined,
