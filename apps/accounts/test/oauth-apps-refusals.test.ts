@@ -329,4 +329,32 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
       expect(retry.body).toEqual(original.body)
       expect((yield* userinfo(original.body.access_token)).status).toBe(200)
     }))
+
+  it.effect("a client developer's token acts on its few account routes only; an app's token on none", () =>
+    Effect.gen(function*() {
+      const carbon = yield* createCarbon()
+      const verifier = newVerifier()
+      const code = yield* mintCode({
+        appId: "developer",
+        accountUuid: carbon.uuid,
+        codeChallenge: s256(verifier),
+        codeChallengeMethod: "S256"
+      })
+      const developer = (yield* call(
+        "/v1/oauth/token",
+        form({ grant_type: "authorization_code", client_id: "developer", redirect_uri: REDIRECT_URI, code, code_verifier: verifier })
+      )).body
+      const bearer = (token: string, init: RequestInit = {}) => ({ ...init, headers: { authorization: `Bearer ${token}` } })
+      for (const path of ["/v1/me", "/v1/session", "/v1/me/owned-apps"]) {
+        expect((yield* call(path, bearer(developer.access_token))).status).toBe(200)
+      }
+      for (const [path, method] of [["/v1/me/sessions", "GET"], ["/v1/me", "PATCH"], ["/v1/me/emails", "GET"]] as const) {
+        const refused = yield* call(path, bearer(developer.access_token, { method }))
+        expect(refused.status).toBe(401)
+        expect(refused.body.error.code).toBe("token_wrong_audience")
+      }
+      const app = yield* createApp()
+      const appTokens = (yield* exchange(app, yield* Effect.map(codeFor(app), ({ code, verifier }) => ({ code, code_verifier: verifier })))).body
+      expect((yield* call("/v1/me", bearer(appTokens.access_token))).body.error.code).toBe("token_wrong_audience")
+    }))
 })

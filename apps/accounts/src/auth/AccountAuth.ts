@@ -3,8 +3,9 @@ import { sha256Hex } from "@platform/crypto"
 import { cookieName, errorResponse, OriginNotAllowed, requireOrigin } from "@platform/http"
 import { Effect, Layer, Option, Schema } from "effect"
 import { AccountsConfig } from "../config.ts"
-import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
+import { AccessTokens } from "./AccessTokens.ts"
 import { CurrentAccount } from "./CurrentAccount.ts"
+import { accountAudienceAccepted, developerTokenRoute } from "./developerRoutes.ts"
 import {
   AccountAuthRequired,
   IdentityTokenNotAccepted,
@@ -70,7 +71,7 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
   const signins = yield* SigninsRepo
   const sessionCookie = cookieName({ production: config.environment === "production" }, SESSION_COOKIE)
 
-  const fromBearer = (authorization: string, now: Date) =>
+  const fromBearer = (authorization: string, now: Date, developerRoute: boolean) =>
     Effect.gen(function*() {
       const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim())
       if (match === null) {
@@ -78,7 +79,8 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
           new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
         )
       }
-      const claims = yield* tokens.verify(match[1]!, FIRST_PARTY_CLIENT_ID, now).pipe(
+      const claims = yield* tokens.verifyAnyAudience(match[1]!, now).pipe(
+        Effect.filterOrFail((claims) => accountAudienceAccepted(claims, developerRoute), () => "wrong_audience" as const),
         Effect.mapError((problem): AuthError => {
           switch (problem) {
             case "expired":
@@ -116,7 +118,9 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const at = yield* now
     const authorization = request.headers["authorization"]
-    if (authorization !== undefined) return yield* fromBearer(authorization, at)
+    if (authorization !== undefined) {
+      return yield* fromBearer(authorization, at, developerTokenRoute(request.method, request.url))
+    }
     const cookie = cookieValue(request.headers["cookie"], sessionCookie)
     if (cookie !== undefined && cookie !== "") {
       // Bearer requests are exempt: a browser never attaches them on its own.
