@@ -18,6 +18,8 @@ export interface NewSignin {
 
 export type RotateResult = Data.TaggedEnum<{
   Rotated: { readonly signin: SigninRow; readonly refreshToken: string }
+  /** The token belongs to another client: nothing was spent (RFC 6749 §6). */
+  WrongClient: {}
   /** The token was used before: the whole sign-in is now revoked. */
   Reused: {}
   Unknown: {}
@@ -71,12 +73,13 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
       sql`update signins set revoked_at = ${now}, revoked_reason = ${reason} where id = ${signinId} and revoked_at is null`
 
     /**
-     * Uses a refresh token once. The first use marks it used and issues the next one; any
-     * later use — a replay, or the loser of two concurrent uses — revokes the whole sign-in.
+     * Uses a refresh token once, for the client its sign-in belongs to. The first use marks it
+     * used and issues the next one; any later use — a replay, or the loser of two concurrent
+     * uses — revokes the whole sign-in. Another client's use spends nothing.
      * The common case is one statement: claim the token, touch the live sign-in, insert the
      * next token, and answer the sign-in, atomically.
      */
-    const rotate = (refreshToken: string, now: Date): Effect.Effect<RotateResult, SqlError> =>
+    const rotate = (refreshToken: string, clientId: string, now: Date): Effect.Effect<RotateResult, SqlError> =>
       Effect.gen(function*() {
         const hash = sha256Hex(refreshToken)
         const next = randomToken(REFRESH_TOKEN_PREFIX)
@@ -84,6 +87,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
           WITH claimed AS (
             UPDATE refresh_tokens SET used_at = ${now}
             WHERE token_hash = ${hash} AND used_at IS NULL
+              AND signin_id IN (SELECT id FROM signins WHERE client_id = ${clientId})
             RETURNING signin_id
           ),
           live AS (
@@ -111,8 +115,11 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
           )
           return Option.isSome(signin) && signin.value.revoked_at === null ? RotateResult.Expired() : RotateResult.Revoked()
         }
-        const known = yield* sql<{ signin_id: string }>`SELECT signin_id FROM refresh_tokens WHERE token_hash = ${hash}`
+        const known = yield* sql<{ signin_id: string; client_id: string }>`
+          SELECT r.signin_id, s.client_id FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${hash}
+        `
         if (known.length === 0) return RotateResult.Unknown()
+        if (known[0]!.client_id !== clientId) return RotateResult.WrongClient()
         yield* revokeSignin(known[0]!.signin_id, now, "refresh_token_reused")
         return RotateResult.Reused()
       }).pipe(Effect.withSpan("SigninsRepo.rotate"))

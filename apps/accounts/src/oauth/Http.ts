@@ -25,18 +25,15 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
     const refresh = (client: OAuthClient, parameters: ReadonlyMap<string, string>) =>
       Effect.gen(function*() {
         const refreshToken = yield* required(parameters, "refresh_token")
-        // Another client's token is refused before rotating, so presenting it spends nothing (RFC 6749 §6).
-        const owner = yield* Effect.orDie(signins.findByRefreshToken(refreshToken))
-        if (Option.isSome(owner) && owner.value.client_id !== client.clientId) {
-          return yield* oauthError("invalid_grant", "The refresh token was issued to another client.")
-        }
         const at = yield* now
-        const rotated = yield* Effect.orDie(signins.rotate(refreshToken, at))
+        const rotated = yield* Effect.orDie(signins.rotate(refreshToken, client.clientId, at))
         switch (rotated._tag) {
           case "Rotated":
             return client.kind === "first_party"
               ? yield* issuer.respond(rotated.signin, rotated.refreshToken, at)
               : yield* appRefreshResponse(rotated.signin, rotated.refreshToken, at)
+          case "WrongClient":
+            return yield* Effect.fail(oauthError("invalid_grant", "The refresh token was issued to another client."))
           case "Reused":
             return yield* Effect.fail(
               oauthError("invalid_grant", "The refresh token was already used; its sign-in is now revoked.")
