@@ -9,13 +9,11 @@ import { createCarbon } from "./support/carbons.ts"
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
 
-/** openid-client, unmodified, as the relying party of an app authenticating with client_secret_basic. */
-const relyingParty = (appId: string, secret: string) =>
+/** openid-client, unmodified, as the relying party of an app. */
+const relyingParty = (appId: string, authentication: client.ClientAuth) =>
   Effect.flatMap(AccountsUnderTest, ({ url }) =>
     promise(() =>
-      client.discovery(new URL(url), appId, undefined, client.ClientSecretBasic(secret), {
-        execute: [client.allowInsecureRequests]
-      })
+      client.discovery(new URL(url), appId, undefined, authentication, { execute: [client.allowInsecureRequests] })
     ))
 
 layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps with openid-client as the relying party", (it) => {
@@ -24,7 +22,7 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps with openid
       const { url } = yield* AccountsUnderTest
       const carbon = yield* createCarbon({ displayName: "Ada Relying" })
       const app = yield* createApp()
-      const config = yield* relyingParty(app.appId, app.secret)
+      const config = yield* relyingParty(app.appId, client.ClientSecretBasic(app.secret))
       const verifier = client.randomPKCECodeVerifier()
       const challenge = yield* promise(() => client.calculatePKCECodeChallenge(verifier))
       const state = client.randomState()
@@ -125,11 +123,7 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps with openid
       const { url } = yield* AccountsUnderTest
       const carbon = yield* createCarbon()
       const app = yield* createApp()
-      const config = yield* promise(() =>
-        client.discovery(new URL(url), app.appId, undefined, client.ClientSecretPost(app.secret), {
-          execute: [client.allowInsecureRequests]
-        })
-      )
+      const config = yield* relyingParty(app.appId, client.ClientSecretPost(app.secret))
       const verifier = client.randomPKCECodeVerifier()
       const code = yield* mintCode({
         appId: app.appId,
