@@ -20,6 +20,10 @@ export const AccountRow = Schema.Struct({
 })
 export type AccountRow = typeof AccountRow.Type
 
+/** The select list of an AccountRow (`dob` as text), for every statement that reads one. */
+export const ACCOUNT_COLUMNS =
+  "uuid, kind, handle, display_name, pfp_url, dob::text AS dob, timezone, status, created_at, updated_at, version"
+
 /** A Carbon's row: a Carbon always holds a handle. */
 export type CarbonRow = AccountRow & { readonly kind: "carbon"; readonly handle: string }
 

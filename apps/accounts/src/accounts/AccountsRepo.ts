@@ -4,7 +4,7 @@ import { rowsDecoder } from "@platform/database"
 import type { ValidationFailed } from "@platform/http"
 import { Data, Effect, Either, Option, Schema } from "effect"
 import { type AccountId, type AccountKind, formatAccountId, parseAccountId } from "./AccountId.ts"
-import { AccountRow, type AccountStatus, type CarbonRow, isCarbonRow } from "./AccountRow.ts"
+import { ACCOUNT_COLUMNS, AccountRow, type AccountStatus, type CarbonRow, isCarbonRow } from "./AccountRow.ts"
 import { allocateUuid } from "./allocateUuid.ts"
 import { type ContactChannel, normalizeAddress } from "./contactAddresses.ts"
 import { ContactRow } from "./ContactRow.ts"
@@ -100,8 +100,6 @@ const CONTACT_COLUMNS = "address, verified_at, is_primary, created_at"
 /** One verified address of an account, of either channel. */
 const VerifiedContact = Schema.Struct({ channel: Schema.Literal("email", "phone"), address: Schema.String })
 
-const ACCOUNT_COLUMNS =
-  "uuid, kind, handle, display_name, pfp_url, dob::text AS dob, timezone, status, created_at, updated_at, version"
 
 const decodeAccounts = rowsDecoder(AccountRow)
 const decodeContacts = rowsDecoder(ContactRow)

@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { randomToken, sha256Hex } from "@platform/crypto"
+import { rowsDecoder } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
+import { ACCOUNT_COLUMNS, AccountRow } from "../accounts/AccountRow.ts"
 import { type SigninMethod, SigninRow } from "./Signin.ts"
 
 /** Refresh tokens and the sign-ins they belong to last 900 days from the sign-in, not extended by refreshing. */
@@ -17,7 +19,8 @@ export interface NewSignin {
 }
 
 export type RotateResult = Data.TaggedEnum<{
-  Rotated: { readonly signin: SigninRow; readonly refreshToken: string }
+  /** With the sign-in's account as the same statement read it (none when it names no account). */
+  Rotated: { readonly signin: SigninRow; readonly account: Option.Option<AccountRow>; readonly refreshToken: string }
   /** The token belongs to another client: nothing was spent (RFC 6749 §6). */
   WrongClient: {}
   /** The token was used before: the whole sign-in is now revoked. */
@@ -31,14 +34,17 @@ export const RotateResult = Data.taggedEnum<RotateResult>()
 const decodeSignins = Schema.decodeUnknown(Schema.Array(SigninRow))
 
 /** `row_to_json` gives timestamps as text: turn them back into dates before decoding. */
-const reviveDates = (json: unknown): unknown => {
+const reviveDates = (json: unknown, columns: ReadonlyArray<string>): unknown => {
   if (typeof json !== "object" || json === null) return json
   const row = { ...(json as Record<string, unknown>) }
-  for (const column of ["created_at", "expires_at", "last_used_at", "revoked_at"]) {
+  for (const column of columns) {
     if (typeof row[column] === "string") row[column] = new Date(row[column])
   }
   return row
 }
+const SIGNIN_DATES = ["created_at", "expires_at", "last_used_at", "revoked_at"]
+const ACCOUNT_DATES = ["created_at", "updated_at"]
+const decodeAccounts = rowsDecoder(AccountRow)
 const firstSignin = (rows: unknown) => Effect.map(Effect.orDie(decodeSignins(rows)), (decoded) => Option.fromNullable(decoded[0]))
 
 /** Sign-ins and their rotating refresh tokens (stored as SHA-256 digests). */
@@ -83,7 +89,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
       Effect.gen(function*() {
         const hash = sha256Hex(refreshToken)
         const next = randomToken(REFRESH_TOKEN_PREFIX)
-        const rows = yield* sql<{ claimed: boolean; signin: unknown }>`
+        const rows = yield* sql<{ claimed: boolean; signin: unknown; account: unknown }>`
           WITH claimed AS (
             UPDATE refresh_tokens SET used_at = ${now}
             WHERE token_hash = ${hash} AND used_at IS NULL
@@ -101,12 +107,18 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
             RETURNING signin_id
           )
           SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
-                 (SELECT row_to_json(live) FROM live WHERE EXISTS (SELECT 1 FROM inserted)) AS signin
+                 (SELECT row_to_json(live) FROM live WHERE EXISTS (SELECT 1 FROM inserted)) AS signin,
+                 (SELECT row_to_json(account) FROM (
+                   SELECT ${sql.literal(ACCOUNT_COLUMNS)} FROM accounts WHERE uuid = (SELECT account_uuid FROM live)
+                 ) account) AS account
         `
         const row = rows[0]
         if (row !== undefined && row.claimed && row.signin !== null) {
-          const signin = Option.getOrThrow(yield* firstSignin([reviveDates(row.signin)]))
-          return RotateResult.Rotated({ signin, refreshToken: next })
+          const signin = Option.getOrThrow(yield* firstSignin([reviveDates(row.signin, SIGNIN_DATES)]))
+          const account = row.account === null
+            ? Option.none()
+            : Option.fromNullable((yield* decodeAccounts([reviveDates(row.account, ACCOUNT_DATES)]))[0])
+          return RotateResult.Rotated({ signin, account, refreshToken: next })
         }
         if (row !== undefined && row.claimed) {
           // Claimed, but its sign-in is revoked or over: the token is spent and nothing is issued.

@@ -30,7 +30,7 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
         switch (rotated._tag) {
           case "Rotated":
             return client.kind === "first_party"
-              ? yield* issuer.respond(rotated.signin, rotated.refreshToken, at)
+              ? yield* issuer.respond(rotated.signin, rotated.refreshToken, at, rotated.account)
               : yield* appRefreshResponse(rotated.signin, rotated.refreshToken, at)
           case "WrongClient":
             return yield* Effect.fail(oauthError("invalid_grant", "The refresh token was issued to another client."))

@@ -1,4 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { type AccountRow, isCarbonRow } from "../accounts/AccountRow.ts"
+import { carbonMe } from "../accounts/Me.ts"
 import { MeViews } from "../me/AccountMe.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import type { SigninMethod, SigninRow } from "../auth/Signin.ts"
@@ -16,9 +18,15 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
     const signins = yield* SigninsRepo
     const views = yield* MeViews
 
-    const respond = (signin: SigninRow, refreshToken: string, now: Date) =>
+    /**
+     * The Token response for a sign-in. A Carbon's row read by the caller (the rotation reads
+     * it in its own statement) is used as is; a Silicon's view needs its custody, read here.
+     */
+    const respond = (signin: SigninRow, refreshToken: string, now: Date, row: Option.Option<AccountRow> = Option.none()) =>
       Effect.gen(function*() {
-        const account = yield* views.load(signin.account_uuid)
+        const account = Option.isSome(row) && isCarbonRow(row.value)
+          ? carbonMe(row.value)
+          : yield* views.load(signin.account_uuid)
         const scope = account.kind === "silicon" ? SILICON_FIRST_PARTY_SCOPE : FIRST_PARTY_SCOPE
         const access = yield* tokens.issue({
           accountUuid: signin.account_uuid,
