@@ -45,7 +45,8 @@ export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient
         Effect.flatMap(parseDatabaseUrl(url), (parsed) =>
           connectPg(
             { url: parsed.url, maxConnections: options.maxConnections ?? defaultMaxConnections },
-            parsed
+            parsed,
+            { keepPlans: true }
           ).pipe(Effect.tap(Effect.logInfo(`connected to PostgreSQL at ${parsed.description}`))))
     }),
     options.migrations

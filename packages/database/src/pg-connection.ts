@@ -1,6 +1,8 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, type Scope } from "effect"
+import { SqlError } from "@effect/sql/SqlError"
+import { Duration, Effect, Redacted, type Scope } from "effect"
+import { planKeepingPool } from "./planKeepingPool.ts"
 import { DatabaseError, describeCause } from "./database-error.ts"
 
 /**
@@ -21,9 +23,10 @@ export interface PgTarget {
  */
 export const connectPg = (
   config: PgClient.PgClientConfig,
-  target: PgTarget
+  target: PgTarget,
+  options: { readonly keepPlans?: boolean } = {}
 ): Effect.Effect<PgClient.PgClient, DatabaseError, Scope.Scope> =>
-  PgClient.make({ connectTimeout, ...config }).pipe(
+  (options.keepPlans === true ? planKeepingClient(config) : PgClient.make({ connectTimeout, ...config })).pipe(
     Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make),
     Effect.mapError((error) => {
       const reason = describeCause(error)
@@ -31,3 +34,33 @@ export const connectPg = (
       return new DatabaseError({ message: target.scrub ? target.scrub(message) : message, cause: error })
     })
   )
+
+/**
+ * The same client over a pool of plan-keeping connections (see planKeepingPool.ts): for a
+ * PostgreSQL server, where each connection is a session of its own.
+ */
+const planKeepingClient = (config: PgClient.PgClientConfig) =>
+  PgClient.fromPool({
+    acquire: Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const pool = planKeepingPool({
+            connectionString: config.url === undefined ? undefined : Redacted.value(config.url),
+            max: config.maxConnections,
+            connectionTimeoutMillis: Duration.toMillis(connectTimeout),
+            application_name: "@effect/sql-pg"
+          })
+          pool.on("error", () => {})
+          try {
+            await pool.query("SELECT 1")
+          } catch (cause) {
+            await pool.end()
+            throw cause
+          }
+          return pool
+        },
+        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
+    )
+  })

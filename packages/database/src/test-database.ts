@@ -38,7 +38,7 @@ export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient |
     Effect.gen(function*() {
       const { url } = yield* provision
       const parsed = yield* parseDatabaseUrl(Redacted.make(url))
-      return yield* connectPg({ url: parsed.url, maxConnections: hasServer ? 5 : 1 }, parsed)
+      return yield* connectPg({ url: parsed.url, maxConnections: hasServer ? 5 : 1 }, parsed, { keepPlans: hasServer })
     }),
     migrations
   ).pipe(Layer.orDie)
@@ -54,7 +54,7 @@ export const sharedByProcesses = (
     clientLayer(
       Effect.flatMap(parseDatabaseUrl(Redacted.make(url)), (parsed) =>
         // PGlite is one session shared by every client: one connection per process, as in embedded mode.
-        connectPg({ url: parsed.url, maxConnections: hasServer ? 5 : 1 }, parsed)),
+        connectPg({ url: parsed.url, maxConnections: hasServer ? 5 : 1 }, parsed, { keepPlans: hasServer })),
       migrations
     ).pipe(Layer.orDie))
 
