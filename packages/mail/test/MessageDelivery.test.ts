@@ -50,6 +50,12 @@ describe("MessageDelivery worker", () => {
       expect(yield* outboxRows).toMatchObject([{ status: "pending", attempts: 1, claimed: false }])
       expect((yield* InMemoryTransport.sent).length).toBe(0)
       yield* awaitSent(1, "15 seconds")
+      // The worker records the delivery just after the transport accepted it.
+      yield* outboxRows.pipe(
+        Effect.repeat({ until: (rows) => rows[0]?.status === "sent", schedule: Schedule.spaced("20 millis") }),
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("the delivery was not recorded") }),
+        Effect.orDie
+      )
       expect(yield* outboxRows).toMatchObject([{ status: "sent", attempts: 2 }])
     }).pipe(Effect.provide(deliveryWorkerOverFreshDatabase({ pollInterval: "20 millis" }))))
 
