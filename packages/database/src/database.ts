@@ -17,6 +17,13 @@ export interface DatabaseOptions {
   readonly migrations: Migrations
   /** Pool size against a PostgreSQL URL (default 10). The embedded database always uses one connection. */
   readonly maxConnections?: number
+  /**
+   * Send parameterized statements as named prepared statements (planned once per connection).
+   * Only for a PostgreSQL server, where each connection is its own session: a PGlite socket
+   * server shares one session between its clients, whose names would collide. Default false;
+   * `layerConfig` (a service's configured database URL) turns it on.
+   */
+  readonly keepPlans?: boolean
 }
 
 const defaultMaxConnections = 10
@@ -46,7 +53,7 @@ export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient
           connectPg(
             { url: parsed.url, maxConnections: options.maxConnections ?? defaultMaxConnections },
             parsed,
-            { keepPlans: true }
+            { keepPlans: options.keepPlans ?? false }
           ).pipe(Effect.tap(Effect.logInfo(`connected to PostgreSQL at ${parsed.description}`))))
     }),
     options.migrations
@@ -60,7 +67,7 @@ export const layerConfig = (options: {
   Layer.unwrapEffect(
     Effect.map(
       DatabaseConfig(options),
-      (config) => layer({ url: config.url, dataDir: config.dataDir, migrations: options.migrations })
+      (config) => layer({ url: config.url, dataDir: config.dataDir, migrations: options.migrations, keepPlans: true })
     )
   )
 
