@@ -9,6 +9,7 @@ export const Scope = Schema.Literal(...SCOPES)
 export type Scope = typeof Scope.Type
 export const PROMPTS = ["none", "login", "consent", "select_account"] as const
 export const Prompt = Schema.Literal(...PROMPTS)
+const isPrompt = Schema.is(Prompt)
 export type Prompt = typeof Prompt.Type
 
 /** The longest `state` kept and echoed; browsers and proxies cut URLs not far beyond. */
@@ -152,7 +153,8 @@ export const checkAuthorize = (parameters: AuthorizeParameters, appId: string, f
     return redirect(redirectUri, state, "invalid_request", "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.")
   }
   const promptWords = [...new Set((values["prompt"] ?? "").split(" ").filter((word) => word !== ""))]
-  if (promptWords.some((word) => !(PROMPTS as ReadonlyArray<string>).includes(word))) {
+  const prompts = promptWords.filter(isPrompt)
+  if (prompts.length !== promptWords.length) {
     return redirect(redirectUri, state, "invalid_request", "prompt takes none, login, consent or select_account.")
   }
   if (promptWords.includes("none") && promptWords.length > 1) {
@@ -162,9 +164,10 @@ export const checkAuthorize = (parameters: AuthorizeParameters, appId: string, f
   if (intent !== "signin" && intent !== "signup") {
     return redirect(redirectUri, state, "invalid_request", "intent is signin or signup.")
   }
-  const method = values["method"] ?? null
-  if (method !== null && !(enabledMethods(app.signin_config) as ReadonlyArray<string>).includes(method)) {
-    return redirect(redirectUri, state, "invalid_request", `The method ${method} is not enabled for this app.`, "method_not_enabled")
+  const methodText = values["method"] ?? null
+  const method = enabledMethods(app.signin_config).find((enabled) => enabled === methodText) ?? null
+  if (methodText !== null && method === null) {
+    return redirect(redirectUri, state, "invalid_request", `The method ${methodText} is not enabled for this app.`, "method_not_enabled")
   }
   const maxAgeText = values["max_age"]
   const maxAge = maxAgeText === undefined ? null : /^\d{1,10}$/.test(maxAgeText) ? Number(maxAgeText) : Number.NaN
@@ -182,9 +185,9 @@ export const checkAuthorize = (parameters: AuthorizeParameters, appId: string, f
       code_challenge_method: challenge === null ? null : challengeMethod === "plain" ? "plain" : "S256",
       scopes,
       nonce: values["nonce"] ?? null,
-      prompt: promptWords as ReadonlyArray<Prompt>,
+      prompt: prompts,
       intent,
-      method: method as Method | null,
+      method,
       max_age: maxAge
     }
   }

@@ -65,7 +65,7 @@ export interface Next {
 /** The review page is on when the app links its terms or privacy policy: the person confirms them with what is shared. */
 export const reviewOn = (config: SigninConfig): boolean => config.copy.terms_url !== null || config.copy.privacy_url !== null
 
-/** Whether one of the account's verified emails is in the app's allowed domains (none listed: any account). */
+/** Whether one of the account's verified emails is in the app's allowed domains; an empty list lets every account in. */
 export const domainAllowed = (config: SigninConfig, emails: ReadonlyArray<string>): boolean =>
   config.allowed_email_domains.length === 0 ||
   emails.some((email) => {

@@ -43,7 +43,6 @@ import {
 import type { FlowRow } from "./FlowsRepo.ts"
 import { FlowsRepo } from "./FlowsRepo.ts"
 import type { FlowState } from "./FlowState.ts"
-import type { DetailName } from "../apps/signinConfig/fields.ts"
 import { Memberships } from "./Memberships.ts"
 
 export type CreateRefusal =
@@ -242,7 +241,7 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         yield* core.expectStep(loaded, ["details"])
         const state = loaded.row.state
         const page = state.pages[state.page_index]!
-        const onPage = page.fields.map(({ field }) => field as string)
+        const onPage: ReadonlyArray<string> = page.fields.map(({ field }) => field)
         const stray = shared.find((field) => !onPage.includes(field))
         if (stray !== undefined) {
           return yield* new DetailNotOnPage({ message: `${stray} is not on this page.`, details: { field: stray } })
@@ -259,7 +258,7 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         const next: FlowState = {
           ...state,
           detail_challenge: null,
-          shared: [...state.shared.filter((field) => !onPage.includes(field)), ...ticked] as ReadonlyArray<DetailName>
+          shared: [...state.shared.filter((field) => !onPage.includes(field)), ...ticked]
         }
         if (state.page_index + 1 < state.pages.length) {
           return yield* core.commit(loaded, { step: "details", state: { ...next, page_index: state.page_index + 1 } })
