@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Either, ParseResult, Schema } from "effect"
 import {
   applyPatch,
   defaultSigninConfig,
@@ -104,7 +104,13 @@ describe("signin_config validation", () => {
     expect(paths({ branding: { radius: 40, logo_height: 96 } })).toEqual([])
     expect(paths({ branding: { radius: 41, logo_height: 15 } })).toEqual(["branding.logo_height", "branding.radius"])
     expect(paths({ branding: { radius: -1, logo_height: 97 } })).toEqual(["branding.logo_height", "branding.radius"])
-    expect(paths({ branding: { radius: 4.5 } })).toEqual(["branding.radius"])
+  })
+
+  it("a fraction of a px is refused as the patch is read, with the field's own message", () => {
+    const refused = Schema.decodeUnknownEither(SigninConfigPatch)({ branding: { radius: 4.5, logo_height: 40 } })
+    const [first] = Either.isLeft(refused) ? ParseResult.ArrayFormatter.formatErrorSync(refused.left) : []
+    expect(first).toMatchObject({ path: ["branding", "radius"], message: "must be a whole number of px from 0 to 40" })
+    expect(Either.isLeft(Schema.decodeUnknownEither(SigninConfigPatch)({ branding: { logo_height: Number.NaN } }))).toBe(true)
   })
 
   it("font_family is a plain list of family names", () => {

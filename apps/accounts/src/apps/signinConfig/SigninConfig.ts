@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { DetailName, IdpAPrompt, IdpMode, Method, Theme } from "./fields.ts"
+import { DetailName, IdpAPrompt, IdpMode, LOGO_HEIGHT_PX, Method, RADIUS_PX, Theme, WholePx } from "./fields.ts"
 import { Palette } from "./palette.ts"
 
 /**
@@ -34,8 +34,8 @@ export const IdpB = Schema.Struct({
 export const Branding = Schema.Struct({
   theme: Theme,
   font_family: Schema.NullOr(Schema.String),
-  radius: Schema.Number.annotations({ description: "corner radius in px, 0 to 40" }),
-  logo_height: Schema.Number.annotations({ description: "logo height in px, 16 to 96" }),
+  radius: WholePx(RADIUS_PX, "corner radius"),
+  logo_height: WholePx(LOGO_HEIGHT_PX, "logo height"),
   light: Palette,
   dark: Palette
 })

@@ -1,6 +1,6 @@
 import { strict } from "@platform/http"
 import { Schema } from "effect"
-import { DetailName, HexColor, IdpAPrompt, IdpMode, Method, Theme } from "./fields.ts"
+import { DetailName, HexColor, IdpAPrompt, IdpMode, LOGO_HEIGHT_PX, Method, RADIUS_PX, Theme, WholePx } from "./fields.ts"
 import { ClientSecret, IdpPrivateKey } from "./idpSecrets.ts"
 
 /**
@@ -54,8 +54,8 @@ export const SigninConfigPatch = object({
   branding: opt(object({
     theme: opt(Theme),
     font_family: opt(Schema.String),
-    radius: opt(Schema.Number),
-    logo_height: opt(Schema.Number),
+    radius: opt(WholePx(RADIUS_PX, "corner radius")),
+    logo_height: opt(WholePx(LOGO_HEIGHT_PX, "logo height")),
     light: opt(PalettePatch),
     dark: opt(PalettePatch)
   })),

@@ -31,6 +31,12 @@ export interface PatchResult {
 const unchanged: SecretChange = { _tag: "Unchanged" }
 const equivalent = Schema.equivalence(SigninConfig)
 
+/**
+ * A config and a patch that decoded against the same schemas always merge into a config:
+ * a failure here is a defect, not a refusal (value rules are validateSigninConfig's).
+ */
+const decodeMerged = Schema.decodeUnknownSync(SigninConfig)
+
 const secretChange = (
   object: { readonly [key: string]: unknown } | null | undefined,
   key: string,
@@ -69,7 +75,7 @@ export const applyPatch = (current: SigninConfig, patch: SigninConfigPatch, stor
     client_secret: secretChange(patch.idp_a, "client_secret", current.idp_a.client_secret_set, stored.client_secret),
     private_key: secretChange(patch.idp_b, "private_key", current.idp_b.private_key_set, stored.private_key)
   }
-  const merged = mergePatch(current, configPart(patch), defaultSigninConfig) as SigninConfig
+  const merged = decodeMerged(mergePatch(current, configPart(patch), defaultSigninConfig))
   const config: SigninConfig = {
     ...merged,
     idp_a: { ...merged.idp_a, client_secret_set: isSetAfter(secrets.client_secret, current.idp_a.client_secret_set) },

@@ -1,4 +1,5 @@
 import type { Problems } from "./FieldProblem.ts"
+import { LOGO_HEIGHT_PX, type PxRange, RADIUS_PX, wholePxProblem } from "./fields.ts"
 import { contrastRatio, MIN_TEXT_CONTRAST } from "./contrast.ts"
 import type { Palette, PaletteColor } from "./palette.ts"
 import type { Branding, Copy } from "./SigninConfig.ts"
@@ -26,8 +27,8 @@ const checkPalette = (name: string, palette: Palette, problems: Problems) => {
   }
 }
 
-const checkRange = (problems: Problems, field: string, value: number, min: number, max: number) => {
-  if (!Number.isInteger(value) || value < min || value > max) problems.add(field, `must be a whole number of px from ${min} to ${max}`)
+const checkRange = (problems: Problems, field: string, value: number, range: PxRange) => {
+  if (!Number.isInteger(value) || value < range.min || value > range.max) problems.add(field, wholePxProblem(range))
 }
 
 const FONT_FAMILY = /^[A-Za-z0-9 _,-]{1,100}$/
@@ -36,8 +37,8 @@ export const validateBranding = (branding: Branding, problems: Problems): void =
   if (branding.font_family !== null && (!FONT_FAMILY.test(branding.font_family) || branding.font_family.trim() === "")) {
     problems.add("branding.font_family", "must be 1 to 100 letters, digits, spaces, hyphens, underscores or commas")
   }
-  checkRange(problems, "branding.radius", branding.radius, 0, 40)
-  checkRange(problems, "branding.logo_height", branding.logo_height, 16, 96)
+  checkRange(problems, "branding.radius", branding.radius, RADIUS_PX)
+  checkRange(problems, "branding.logo_height", branding.logo_height, LOGO_HEIGHT_PX)
   checkPalette("light", branding.light, problems)
   checkPalette("dark", branding.dark, problems)
 }
