@@ -1,59 +1,13 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
-import { AppsRepo } from "../src/apps/AppsRepo.ts"
-import { createFakeApp } from "../src/apps/FakeApps.ts"
+import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
-import { Browser } from "./support/browser.ts"
-import { lastMessageTo } from "./support/mailbox.ts"
-
-const REDIRECT = "https://app.example/cb"
-const LOOPBACK = "http://127.0.0.1:5000/cb"
-const LOCALHOST = "http://localhost/cb?x=1"
-const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-
-let counter = 0
-const makeApp = (options: { readonly scopeFields?: ReadonlyArray<string>; readonly terms?: boolean } = {}) =>
-  Effect.gen(function*() {
-    const appId = `flowapp${counter++}`
-    yield* createFakeApp({
-      appId,
-      name: "Flow App",
-      redirectUris: [REDIRECT, LOOPBACK, LOCALHOST],
-      owner: Option.none(),
-      scopeFields: options.scopeFields ?? []
-    }).pipe(Effect.orDie)
-    if (options.terms === true) {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`
-        UPDATE apps SET signin_config = jsonb_set(signin_config, '{copy,terms_url}', '"https://app.example/terms"')
-        WHERE app_id = ${appId}
-      `.pipe(Effect.orDie)
-    }
-    return appId
-  }).pipe(Effect.provide([AccountsRepo.Default, AppsRepo.Default]))
-
-const authorizeQuery = (appId: string, extra: Record<string, string> = {}) =>
-  new URLSearchParams({
-    app_id: appId,
-    redirect_uri: REDIRECT,
-    state: "st&te=/ü",
-    code_challenge: CHALLENGE,
-    scope: "openid email dob",
-    nonce: "n-1",
-    ...extra
-  })
-
-const browser = Effect.map(AccountsUnderTest, ({ url }) => new Browser(url))
-const run = <A>(promise: () => Promise<A>) => Effect.promise(promise)
-
-const codeFor = (to: string) => Effect.map(lastMessageTo(to), (message) => message.code!)
+import { authorizeQuery, browser, CHALLENGE, codeFor, LOOPBACK, makeFlowApp, REDIRECT, run } from "./support/flows.ts"
 
 layer(AccountsTest(), { excludeTestServices: true })("hosted sign-in flow", (it) => {
   it.effect("sign-up of a new Carbon by email code, details and review pages, then a code on redirect_to", () =>
     Effect.gen(function*() {
-      const appId = yield* makeApp({ scopeFields: ["email"], terms: true })
+      const appId = yield* makeFlowApp({ scopeFields: ["email"], terms: true })
       const { url } = yield* AccountsUnderTest
       const b = yield* browser
       const query = authorizeQuery(appId, { login_hint: "someone@example.com" })
@@ -177,7 +131,7 @@ layer(AccountsTest(), { excludeTestServices: true })("hosted sign-in flow", (it)
 
   it.effect("every redirect_uri difference gets the error page; only a loopback port may vary", () =>
     Effect.gen(function*() {
-      const appId = yield* makeApp()
+      const appId = yield* makeFlowApp()
       const b = yield* browser
       const refused = [
         "https://app.example/cc",
@@ -210,7 +164,7 @@ layer(AccountsTest(), { excludeTestServices: true })("hosted sign-in flow", (it)
 
   it.effect("unknown app, disagreeing client_id: error page without Location; other refusals go back to the app", () =>
     Effect.gen(function*() {
-      const appId = yield* makeApp()
+      const appId = yield* makeFlowApp()
       const { url } = yield* AccountsUnderTest
       const b = yield* browser
       const unknown = yield* run(() => b.get(`/authorize?${authorizeQuery("no-such-app")}`))
@@ -244,7 +198,7 @@ layer(AccountsTest(), { excludeTestServices: true })("hosted sign-in flow", (it)
 
   it.effect("prompt=none without a session redirects with login_required; POST /v1/flows answers it as a failed flow", () =>
     Effect.gen(function*() {
-      const appId = yield* makeApp()
+      const appId = yield* makeFlowApp()
       const b = yield* browser
       const answer = yield* run(() => b.get(`/authorize?${authorizeQuery(appId, { prompt: "none" })}`))
       expect(answer.status).toBe(302)
@@ -259,7 +213,7 @@ layer(AccountsTest(), { excludeTestServices: true })("hosted sign-in flow", (it)
 
   it.effect("a flow POST needs our Origin and the flow's own cookie; cancel ends it with access_denied", () =>
     Effect.gen(function*() {
-      const appId = yield* makeApp()
+      const appId = yield* makeFlowApp()
       const { url } = yield* AccountsUnderTest
       const first = yield* browser
       const second = yield* browser

@@ -4,6 +4,7 @@ import { Context, Effect, Layer } from "effect"
 import { accountsMigrations } from "../src/migrations.ts"
 import { AccountsTest, AccountsUnderTest, accountsServerOn } from "./support/AccountsUnderTest.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { expectRateLimited } from "./support/rateLimits.ts"
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   Effect.promise(() =>
@@ -91,14 +92,7 @@ describe("rate limits across servers", () => {
         statuses.push((yield* post(server.url, { message: "hello" }, from)).status)
       }
       expect(statuses).toEqual([201, 201, 201, 201, 201])
-      const refused = yield* post(b.url, { message: "hello" }, from)
-      expect(refused.status).toBe(429)
-      expect(refused.body.error.code).toBe("rate_limited")
-      expect(refused.body.error.message).toContain("5 per hour per IP")
-      const retryAfter = Number(refused.headers.get("retry-after"))
-      expect(retryAfter).toBeGreaterThan(0)
-      expect(retryAfter).toBeLessThanOrEqual(3600)
-      expect(refused.body.error.details).toEqual({ retry_after_seconds: retryAfter })
+      expectRateLimited(yield* post(b.url, { message: "hello" }, from), "5 per hour per IP", 3600)
       // The limit is per address: the right-most X-Forwarded-For entry, as the proxy appended it.
       const otherAddress = yield* post(a.url, { message: "hello" }, { "x-forwarded-for": "203.0.113.9, 203.0.113.10" })
       expect(otherAddress.status).toBe(201)

@@ -1,0 +1,90 @@
+import { SqlClient } from "@effect/sql"
+import { sha256Hex } from "@platform/crypto"
+import { Effect, Option } from "effect"
+import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
+import { AppsRepo } from "../../src/apps/AppsRepo.ts"
+import { createFakeApp } from "../../src/apps/FakeApps.ts"
+import { AccountsUnderTest } from "./AccountsUnderTest.ts"
+import { Browser } from "./browser.ts"
+import { lastMessageTo } from "./mailbox.ts"
+
+/** What the hosted-flow tests share: an app to sign in to, its authorize query, a browser and the codes it receives. */
+
+export const REDIRECT = "https://app.example/cb"
+export const LOOPBACK = "http://127.0.0.1:5000/cb"
+export const LOCALHOST = "http://localhost/cb?x=1"
+export const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
+let counter = 0
+
+/** Sets one value of an app's stored signin_config, e.g. `["copy", "terms_url"]`, before its flows start. */
+export const setSigninConfig = (appId: string, path: ReadonlyArray<string>, value: unknown) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`
+      UPDATE apps SET signin_config = jsonb_set(signin_config, ${`{${path.join(",")}}`}::text[], ${JSON.stringify(value)}::jsonb)
+      WHERE app_id = ${appId}
+    `).pipe(Effect.orDie, Effect.asVoid)
+
+/** A fake app taking REDIRECT and two loopback URIs; with `terms`, its review page is on. */
+export const makeFlowApp = (options: { readonly scopeFields?: ReadonlyArray<string>; readonly terms?: boolean } = {}) =>
+  Effect.gen(function*() {
+    const appId = `flowapp${counter++}`
+    yield* createFakeApp({
+      appId,
+      name: "Flow App",
+      redirectUris: [REDIRECT, LOOPBACK, LOCALHOST],
+      owner: Option.none(),
+      scopeFields: options.scopeFields ?? []
+    }).pipe(Effect.orDie)
+    if (options.terms === true) yield* setSigninConfig(appId, ["copy", "terms_url"], "https://app.example/terms")
+    return appId
+  }).pipe(Effect.provide([AccountsRepo.Default, AppsRepo.Default]))
+
+export const authorizeQuery = (appId: string, extra: Record<string, string> = {}) =>
+  new URLSearchParams({
+    app_id: appId,
+    redirect_uri: REDIRECT,
+    state: "st&te=/ü",
+    code_challenge: CHALLENGE,
+    scope: "openid email dob",
+    nonce: "n-1",
+    ...extra
+  })
+
+export const browser = Effect.map(AccountsUnderTest, ({ url }) => new Browser(url))
+export const run = <A>(promise: () => Promise<A>) => Effect.promise(promise)
+
+export const codeFor = (to: string) => Effect.map(lastMessageTo(to), (message) => message.code!)
+
+/** A flow asking no detail (scope openid), so a verified code for a known account completes it at once. */
+export const startFlow = (b: Browser, appId: string, headers: Record<string, string> = {}) =>
+  run(() => b.post("/v1/flows", Object.fromEntries(authorizeQuery(appId, { scope: "openid" })), headers))
+
+/** Verifies the code last sent to `to` in flow `flowId`. */
+export const verifyCode = (b: Browser, flowId: string, to: string) =>
+  Effect.flatMap(codeFor(to), (code) => run(() => b.post(`/v1/flows/${flowId}/code/verify`, { code })))
+
+/**
+ * A new flow of `appId` in which the browser proves `email` by its code: answers the flow after
+ * the code, complete for a known account (signed in) or at signup for a new address.
+ */
+export const proveEmail = (b: Browser, appId: string, email: string) =>
+  Effect.gen(function*() {
+    const flowId: string = (yield* startFlow(b, appId)).body.flow.id
+    const sent = yield* run(() => b.post(`/v1/flows/${flowId}/code`, { channel: "email", destination: email }))
+    if (sent.status !== 200) return yield* Effect.dieMessage(`no code was sent to ${email}: ${sent.status}`)
+    const verified = yield* verifyCode(b, flowId, email)
+    if (verified.status !== 200) return yield* Effect.dieMessage(`the code to ${email} was refused: ${verified.status}`)
+    return verified.body.flow
+  })
+
+/** The account an authorization code on a redirect_to was minted for. */
+export const accountOfCode = (redirectTo: string) =>
+  Effect.gen(function*() {
+    const code = new URL(redirectTo).searchParams.get("code")!
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ account_uuid: string }>`
+      SELECT account_uuid FROM authorization_codes WHERE code_hash = ${sha256Hex(code)}
+    `.pipe(Effect.orDie)
+    return rows[0]?.account_uuid
+  })
