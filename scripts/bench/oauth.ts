@@ -275,12 +275,14 @@ const ourWork = {
   read: "one Ed25519 verification of the access token and one SELECT of the sign-in with its account and membership"
 }
 
+// BENCH_OPERATIONS=userinfo,introspection measures only those rows (for profiling one path); the report is written only for a full run.
+const only = process.env["BENCH_OPERATIONS"]?.split(",")
 const operations = [
-  { label: "authorization_code exchange", run: exchangeRow },
-  { label: "refresh rotation", run: rotationRow },
-  { label: "userinfo", run: userinfoRow },
-  { label: "introspection of an access token", run: introspectionRow }
-] as const
+  { key: "exchange", label: "authorization_code exchange", run: exchangeRow },
+  { key: "rotation", label: "refresh rotation", run: rotationRow },
+  { key: "userinfo", label: "userinfo", run: userinfoRow },
+  { key: "introspection", label: "introspection of an access token", run: introspectionRow }
+].filter(({ key }) => only === undefined || only.includes(key))
 const servers = [
   { name: "ours", label: "accounts (PostgreSQL)" },
   { name: "peer", label: "oidc-provider 9 (in memory)" },
@@ -307,7 +309,7 @@ try {
     })
   )
   const below = results.filter(({ byServer }) => byServer.ours.rps < byServer.peer.rps).map(({ label }) => label)
-  writeSection(
+  if (only === undefined) writeSection(
     join(root, "apps/accounts/docs/benchmarks.md"),
     "oauth",
     `## OAuth for apps: code exchange, rotation, userinfo, introspection (\`npm run bench:oauth\`)

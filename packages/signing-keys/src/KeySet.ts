@@ -1,6 +1,6 @@
 import type { EncryptionKey } from "@platform/crypto"
 import { Effect, type Option } from "effect"
-import * as jose from "jose"
+import { createPrivateKey, type KeyObject } from "node:crypto"
 import { SigningKeyLoadError } from "./errors.ts"
 import { openPrivateKey } from "./privateKeyCodec.ts"
 import type { Jwks } from "./PublicJwk.ts"
@@ -10,7 +10,7 @@ import type { PublishedKeyRow } from "./signingKeyStore.ts"
 export interface ActiveSigningKey {
   readonly kid: string
   readonly alg: SigningAlg
-  readonly privateKey: jose.CryptoKey
+  readonly privateKey: KeyObject
 }
 
 /** What one refresh loads: the key to sign with per alg, and the JWKS both as an object and as served JSON. */
@@ -39,10 +39,13 @@ export const buildKeySet = (
         const known = previous?.active[alg]
         if (known?.kid === row.kid) return known
         const pem = yield* openPrivateKey(encryptionKey, row.kid, row.private_key)
-        const privateKey = yield* Effect.tryPromise({
-          try: () => jose.importPKCS8(pem, alg),
+        const privateKey = yield* Effect.try({
+          try: () => createPrivateKey(pem),
           catch: () => new SigningKeyLoadError({ kid: row.kid, message: `signing key ${row.kid} is not a valid ${alg} PKCS8 key` })
         })
+        if (privateKey.asymmetricKeyType !== (alg === "EdDSA" ? "ed25519" : "rsa")) {
+          return yield* new SigningKeyLoadError({ kid: row.kid, message: `signing key ${row.kid} is not a valid ${alg} PKCS8 key` })
+        }
         return { kid: row.kid, alg, privateKey }
       })
     const active = { EdDSA: yield* activeKey("EdDSA"), RS256: yield* activeKey("RS256") }

@@ -5,6 +5,7 @@ import { Cause, Clock, Context, Duration, Effect, Layer, Option, type Redacted, 
 import * as jose from "jose"
 import { JwtRejected, SigningKeyLoadError, SigningKeysConfigError } from "./errors.ts"
 import { generateSigningKey } from "./generateSigningKey.ts"
+import { signCompactJws } from "./compactJws.ts"
 import { buildKeySet, type KeySet } from "./KeySet.ts"
 import { sealPrivateKey } from "./privateKeyCodec.ts"
 import type { Jwks } from "./PublicJwk.ts"
@@ -125,11 +126,7 @@ const makeSigningKeys = (options: SigningKeysOptions) =>
       Effect.flatMap(SynchronizedRef.get(current), ({ active }) => {
         const { kid, privateKey } = active[alg]
         const typ = header?.typ
-        return Effect.promise(() =>
-          new jose.SignJWT(claims)
-            .setProtectedHeader(typ === undefined ? { alg, kid } : { alg, kid, typ })
-            .sign(privateKey)
-        )
+        return Effect.sync(() => signCompactJws(alg, privateKey, typ === undefined ? { kid } : { kid, typ }, claims))
       })
 
     const rotate = Effect.gen(function*() {

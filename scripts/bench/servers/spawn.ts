@@ -14,7 +14,9 @@ export const startServer = async (
   // so that the two do not steal time from each other and runs compare.
   const pinned = availableParallelism() >= 2 && existsSync("/usr/bin/taskset")
   const command = pinned ? "/usr/bin/taskset" : process.execPath
-  const args = pinned ? ["-c", "1", process.execPath, "--import", "tsx", script] : ["--import", "tsx", script]
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to every server's node, for profiling.
+  const node = [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter((arg) => arg !== "") ?? []), "--import", "tsx", script]
+  const args = pinned ? ["-c", "1", process.execPath, ...node] : node
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", readyUrl === undefined ? "pipe" : "ignore", "inherit"]

@@ -1,5 +1,6 @@
 import { constantTimeEqual, sha256Hex } from "@platform/crypto"
 import { Clock, Duration, Effect, Option } from "effect"
+import { ExpiringCache } from "../cache/ExpiringCache.ts"
 import { type AppStatus } from "./AppRecord.ts"
 import { AppsRepo } from "./AppsRepo.ts"
 import { AppDisabled, InvalidAppCredentials } from "./errors.ts"
@@ -22,25 +23,23 @@ const invalid = () => new InvalidAppCredentials({ message: "Unknown app, or a wr
 export class AppCredentials extends Effect.Service<AppCredentials>()("accounts/AppCredentials", {
   effect: Effect.gen(function*() {
     const apps = yield* AppsRepo
-    const cache = new Map<string, { readonly status: AppStatus; readonly until: number }>()
+    const cache = new ExpiringCache<AppStatus>(10_000)
 
     const verify = (appId: string, secret: string): Effect.Effect<string, InvalidAppCredentials | AppDisabled> =>
       Effect.gen(function*() {
         const nowMillis = yield* Clock.currentTimeMillis
         const digest = sha256Hex(secret)
         const key = `${appId}\n${digest}`
-        let status = cache.get(key)
-        if (status === undefined || status.until <= nowMillis) {
-          cache.delete(key)
+        let status = cache.get(key, nowMillis)
+        if (status === undefined) {
           const stored = yield* apps.credentialsOf(appId)
           const expected = Option.match(stored, { onNone: () => NO_SECRET, onSome: (row) => row.secret_hash ?? NO_SECRET })
           const right = constantTimeEqual(digest, expected) && Option.isSome(stored) && stored.value.secret_hash !== null
           if (!right) return yield* invalid()
-          status = { status: stored.value.status, until: nowMillis + Duration.toMillis(CREDENTIAL_CACHE) }
-          if (cache.size > 10_000) cache.clear()
-          cache.set(key, status)
+          status = stored.value.status
+          cache.set(key, status, nowMillis + Duration.toMillis(CREDENTIAL_CACHE))
         }
-        if (status.status === "disabled") {
+        if (status === "disabled") {
           return yield* new AppDisabled({ message: "This app is disabled; its authors can still manage it." })
         }
         return appId

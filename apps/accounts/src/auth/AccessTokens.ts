@@ -1,6 +1,7 @@
 import { randomToken } from "@platform/crypto"
 import { SigningKeys } from "@platform/signing-keys"
 import { Duration, Effect, Either, Schema } from "effect"
+import { ExpiringCache } from "../cache/ExpiringCache.ts"
 import { AccountsConfig } from "../config.ts"
 
 /** The first-party public client's id, which is also the first-party audience (CONTRACT.md). */
@@ -23,6 +24,9 @@ export type AccessTokenClaims = typeof AccessTokenClaims.Type
 
 export const audiencesOf = (claims: AccessTokenClaims): ReadonlyArray<string> =>
   typeof claims.aud === "string" ? [claims.aud] : claims.aud
+
+/** How many verified access tokens one process remembers. */
+const VERIFIED_TOKENS_KEPT = 20_000
 
 export type AccessTokenProblem = "invalid" | "expired" | "wrong_audience" | "identity_token"
 
@@ -58,17 +62,28 @@ export class AccessTokens extends Effect.Service<AccessTokens>()("accounts/Acces
       )
     }
 
+    // A token's signature and claims never change: once verified, it is taken as is until its exp
+    // (an app calls userinfo many times with one token). What it names is still read every time.
+    const verified = new ExpiringCache<AccessTokenClaims>(VERIFIED_TOKENS_KEPT)
+
     /** Checks signature, issuer, type and lifetime, whatever the audience. */
-    const verifyAnyAudience = (token: string, now: Date) =>
-      keys.verifyJwt(token, { issuer: publicUrl, algorithms: ["EdDSA", "RS256"], currentDate: now }).pipe(
+    const verifyAnyAudience = (token: string, now: Date): Effect.Effect<AccessTokenClaims, AccessTokenProblem> => {
+      const known = verified.get(token, now.getTime())
+      if (known !== undefined) return Effect.succeed(known)
+      return keys.verifyJwt(token, { issuer: publicUrl, algorithms: ["EdDSA", "RS256"], currentDate: now }).pipe(
         Effect.mapError((rejected): AccessTokenProblem => (rejected.reason === "expired" ? "expired" : "invalid")),
         Effect.flatMap(({ payload, protectedHeader }) => {
           if (payload["token_use"] === "identity") return Effect.fail<AccessTokenProblem>("identity_token")
           if (protectedHeader.typ !== ACCESS_TOKEN_TYPE) return Effect.fail<AccessTokenProblem>("invalid")
           const claims = Schema.decodeUnknownEither(AccessTokenClaims)(payload)
-          return Either.isLeft(claims) ? Effect.fail<AccessTokenProblem>("invalid") : Effect.succeed(claims.right)
+          if (Either.isLeft(claims)) return Effect.fail<AccessTokenProblem>("invalid")
+          // jose refused a token whose exp has passed; one without exp is not an access token of ours.
+          if (claims.right.exp === undefined) return Effect.fail<AccessTokenProblem>("invalid")
+          verified.set(token, claims.right, claims.right.exp * 1000)
+          return Effect.succeed(claims.right)
         })
       )
+    }
 
     /** Checks signature, issuer, type and lifetime, then says whether the token is one for `audience`. */
     const verify = (token: string, audience: string, now: Date) =>

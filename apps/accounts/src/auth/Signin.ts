@@ -18,6 +18,9 @@ export const SigninRow = Schema.Struct({
 })
 export type SigninRow = typeof SigninRow.Type
 
+/** What a token response needs of the sign-in it comes from. */
+export type IssuedSignin = Pick<SigninRow, "id" | "account_uuid" | "expires_at">
+
 /** The session entry an account sees of its own sign-ins (GET /v1/session, /v1/me/sessions). */
 export const Session = Schema.Struct({
   id: Schema.String,

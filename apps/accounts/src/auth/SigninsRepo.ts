@@ -4,6 +4,7 @@ import { randomToken, sha256Hex } from "@platform/crypto"
 import { rowsDecoder } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "../accounts/AccountRow.ts"
+import { appSigninViewOf, AppSigninView } from "../oauth/AppAccountsRepo.ts"
 import { type SigninMethod, SigninRow } from "./Signin.ts"
 
 /** Refresh tokens and the sign-ins they belong to last 900 days from the sign-in, not extended by refreshing. */
@@ -19,8 +20,16 @@ export interface NewSignin {
 }
 
 export type RotateResult = Data.TaggedEnum<{
-  /** With the sign-in's account as the same statement read it (none when it names no account). */
-  Rotated: { readonly signin: SigninRow; readonly account: Option.Option<AccountRow>; readonly refreshToken: string }
+  /**
+   * With what the same statement read of the live sign-in: its account (`reading` "account"), or
+   * the sign-in as its app sees it (`reading` "app"); none when there is nothing to read.
+   */
+  Rotated: {
+    readonly signin: SigninRow
+    readonly account: Option.Option<AccountRow>
+    readonly appView: Option.Option<AppSigninView>
+    readonly refreshToken: string
+  }
   /** The token belongs to another client: nothing was spent (RFC 6749 §6). */
   WrongClient: {}
   /** The token was used before: the whole sign-in is now revoked. */
@@ -30,6 +39,11 @@ export type RotateResult = Data.TaggedEnum<{
   Expired: {}
 }>
 export const RotateResult = Data.taggedEnum<RotateResult>()
+
+/** A new sign-in's id. */
+export const newSigninId = () => randomToken("sgn_", 16)
+/** When a sign-in started at `now` ends. */
+export const signinExpiry = (now: Date) => new Date(now.getTime() + Duration.toMillis(SIGNIN_LIFETIME))
 
 const decodeSignins = Schema.decodeUnknown(Schema.Array(SigninRow))
 
@@ -44,7 +58,12 @@ const reviveDates = (json: unknown, columns: ReadonlyArray<string>): unknown => 
 }
 const SIGNIN_DATES = ["created_at", "expires_at", "last_used_at", "revoked_at"]
 const ACCOUNT_DATES = ["created_at", "updated_at"]
+const APP_VIEW_DATES = [...ACCOUNT_DATES, "signin_revoked_at", "signin_expires_at", "auth_time"]
 const decodeAccounts = rowsDecoder(AccountRow)
+const decodeAppViews = rowsDecoder(AppSigninView)
+
+/** What a rotation reads of the sign-in it keeps alive, in the same statement. */
+export type RotationReading = "account" | "app"
 const firstSignin = (rows: unknown) => Effect.map(Effect.orDie(decodeSignins(rows)), (decoded) => Option.fromNullable(decoded[0]))
 
 /** Sign-ins and their rotating refresh tokens (stored as SHA-256 digests). */
@@ -62,8 +81,8 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
 
     const start = (input: NewSignin): Effect.Effect<{ signin: SigninRow; refreshToken: string }, SqlError> =>
       sql.withTransaction(Effect.gen(function*() {
-        const id = randomToken("sgn_", 16)
-        const expiresAt = new Date(input.now.getTime() + Duration.toMillis(SIGNIN_LIFETIME))
+        const id = newSigninId()
+        const expiresAt = signinExpiry(input.now)
         const rows = yield* sql`
           insert into signins (id, account_uuid, client_id, client_label, method, created_at, expires_at, last_used_at)
           values (${id}, ${input.accountUuid}, ${input.clientId}, ${input.clientLabel}, ${input.method},
@@ -85,11 +104,19 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
      * The common case is one statement: claim the token, touch the live sign-in, insert the
      * next token, and answer the sign-in, atomically.
      */
-    const rotate = (refreshToken: string, clientId: string, now: Date): Effect.Effect<RotateResult, SqlError> =>
+    const rotate = (
+      refreshToken: string,
+      clientId: string,
+      now: Date,
+      reading: RotationReading = "account"
+    ): Effect.Effect<RotateResult, SqlError> =>
       Effect.gen(function*() {
         const hash = sha256Hex(refreshToken)
         const next = randomToken(REFRESH_TOKEN_PREFIX)
-        const rows = yield* sql<{ claimed: boolean; signin: unknown; account: unknown }>`
+        const view = reading === "app"
+          ? appSigninViewOf(sql, sql.literal("(SELECT id FROM live)"))
+          : sql`SELECT ${sql.literal(ACCOUNT_COLUMNS)} FROM accounts WHERE uuid = (SELECT account_uuid FROM live)`
+        const rows = yield* sql<{ claimed: boolean; signin: unknown; view: unknown }>`
           WITH claimed AS (
             UPDATE refresh_tokens SET used_at = ${now}
             WHERE token_hash = ${hash} AND used_at IS NULL
@@ -108,17 +135,18 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
           )
           SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
                  (SELECT row_to_json(live) FROM live WHERE EXISTS (SELECT 1 FROM inserted)) AS signin,
-                 (SELECT row_to_json(account) FROM (
-                   SELECT ${sql.literal(ACCOUNT_COLUMNS)} FROM accounts WHERE uuid = (SELECT account_uuid FROM live)
-                 ) account) AS account
+                 (SELECT row_to_json(view) FROM (${view}) view) AS view
         `
         const row = rows[0]
         if (row !== undefined && row.claimed && row.signin !== null) {
           const signin = Option.getOrThrow(yield* firstSignin([reviveDates(row.signin, SIGNIN_DATES)]))
-          const account = row.account === null
+          const account = row.view === null || reading === "app"
             ? Option.none()
-            : Option.fromNullable((yield* decodeAccounts([reviveDates(row.account, ACCOUNT_DATES)]))[0])
-          return RotateResult.Rotated({ signin, account, refreshToken: next })
+            : Option.fromNullable((yield* decodeAccounts([reviveDates(row.view, ACCOUNT_DATES)]))[0])
+          const appView = row.view === null || reading === "account"
+            ? Option.none()
+            : Option.fromNullable((yield* decodeAppViews([reviveDates(row.view, APP_VIEW_DATES)]))[0])
+          return RotateResult.Rotated({ signin, account, appView, refreshToken: next })
         }
         if (row !== undefined && row.claimed) {
           // Claimed, but its sign-in is revoked or over: the token is spent and nothing is issued.

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { AccountRow } from "../accounts/AccountRow.ts"
 import { AppStatus } from "../apps/AppRecord.ts"
@@ -32,11 +32,32 @@ export type AppSigninView = typeof AppSigninView.Type
 
 const decodeViews = Schema.decodeUnknown(Schema.Array(AppSigninView))
 
-const ACCOUNT_COLUMNS = `a.uuid, a.kind, a.handle, a.display_name, a.pfp_url, a.dob::text AS dob, a.timezone, a.status,
+/** An account `a` with its custodian, primary contacts, and its membership of an app and that app's status. */
+export const APP_ACCOUNT_COLUMNS = `a.uuid, a.kind, a.handle, a.display_name, a.pfp_url, a.dob::text AS dob, a.timezone, a.status,
   a.created_at, a.updated_at, a.version, c.uuid AS custodian_uuid, c.handle AS custodian_handle,
   (SELECT e.address FROM account_emails e WHERE e.account_uuid = a.uuid AND e.is_primary) AS email,
   (SELECT p.address FROM account_phones p WHERE p.account_uuid = a.uuid AND p.is_primary) AS phone,
   m.status AS membership_status, ap.status AS app_status`
+
+/** The joins behind APP_ACCOUNT_COLUMNS; `appId` is a value or a column of the enclosing query. */
+export const appAccountJoins = (sql: SqlClient.SqlClient, appId: string | Statement.Fragment) =>
+  sql`
+    LEFT JOIN silicons s ON s.account_uuid = a.uuid
+    LEFT JOIN accounts c ON c.uuid = s.custodian_uuid
+    LEFT JOIN memberships m ON m.app_id = ${appId} AND m.account_uuid = a.uuid
+    LEFT JOIN apps ap ON ap.app_id = ${appId}
+  `
+
+/** The AppSigninView of a sign-in; `signinId` is a value or an expression of the enclosing query. */
+export const appSigninViewOf = (sql: SqlClient.SqlClient, signinId: string | Statement.Fragment) =>
+  sql`
+    SELECT ${sql.literal(APP_ACCOUNT_COLUMNS)}, si.client_id AS signin_client_id, si.revoked_at AS signin_revoked_at,
+      si.expires_at AS signin_expires_at, g.app_id, g.scope, g.auth_time
+    FROM signins si
+    JOIN app_signins g ON g.signin_id = si.id
+    JOIN accounts a ON a.uuid = si.account_uuid ${appAccountJoins(sql, sql.literal("g.app_id"))}
+    WHERE si.id = ${signinId}
+  `
 
 /** Reads an account together with its membership of an app and that app's status. */
 export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts/AppAccountsRepo", {
@@ -45,29 +66,18 @@ export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts
 
     const find = (accountUuid: string, appId: string): Effect.Effect<Option.Option<AppAccountRow>> =>
       sql`
-        SELECT ${sql.literal(ACCOUNT_COLUMNS)}
-        FROM accounts a
-        LEFT JOIN silicons s ON s.account_uuid = a.uuid
-        LEFT JOIN accounts c ON c.uuid = s.custodian_uuid
-        LEFT JOIN memberships m ON m.app_id = ${appId} AND m.account_uuid = a.uuid
-        LEFT JOIN apps ap ON ap.app_id = ${appId}
+        SELECT ${sql.literal(APP_ACCOUNT_COLUMNS)}
+        FROM accounts a ${appAccountJoins(sql, appId)}
         WHERE a.uuid = ${accountUuid}
       `.pipe(Effect.flatMap(decodeRows), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    /** One statement for what userinfo, introspection and an app refresh read of a sign-in. */
+    /** One statement for what userinfo and introspection read of a sign-in. */
     const findBySignin = (signinId: string): Effect.Effect<Option.Option<AppSigninView>> =>
-      sql`
-        SELECT ${sql.literal(ACCOUNT_COLUMNS)}, si.client_id AS signin_client_id, si.revoked_at AS signin_revoked_at,
-          si.expires_at AS signin_expires_at, g.app_id, g.scope, g.auth_time
-        FROM signins si
-        JOIN app_signins g ON g.signin_id = si.id
-        JOIN accounts a ON a.uuid = si.account_uuid
-        LEFT JOIN silicons s ON s.account_uuid = a.uuid
-        LEFT JOIN accounts c ON c.uuid = s.custodian_uuid
-        LEFT JOIN memberships m ON m.app_id = g.app_id AND m.account_uuid = a.uuid
-        LEFT JOIN apps ap ON ap.app_id = g.app_id
-        WHERE si.id = ${signinId}
-      `.pipe(Effect.flatMap(decodeViews), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
+      appSigninViewOf(sql, signinId).pipe(
+        Effect.flatMap(decodeViews),
+        Effect.orDie,
+        Effect.map((rows) => Option.fromNullable(rows[0]))
+      )
 
     return { find, findBySignin } as const
   })

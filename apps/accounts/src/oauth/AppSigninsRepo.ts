@@ -1,13 +1,30 @@
 import { SqlClient } from "@effect/sql"
+import { randomToken, sha256Hex } from "@platform/crypto"
+import { rowsDecoder } from "@platform/database"
 import { Data, Effect, Option, Schema } from "effect"
 import type { AuthorizationCodeRow } from "../authorize/AuthorizationCodes.ts"
-import { SigninRow } from "../auth/Signin.ts"
-import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { type IssuedSignin, SigninRow } from "../auth/Signin.ts"
+import { newSigninId, REFRESH_TOKEN_PREFIX, signinExpiry, SigninsRepo } from "../auth/SigninsRepo.ts"
+import { APP_ACCOUNT_COLUMNS, appAccountJoins, AppAccountRow } from "./AppAccountsRepo.ts"
 
-/** Why a redeemed code started no sign-in. */
-export class CodeSigninRefused extends Data.TaggedError("CodeSigninRefused")<{
-  readonly reason: "access_removed"
-}> {}
+/** What redeeming a code started: the app sign-in with the account as the app sees it, or why not. */
+export type CodeSignin = Data.TaggedEnum<{
+  Started: {
+    readonly signin: IssuedSignin
+    readonly refreshToken: string
+    readonly account: AppAccountRow
+  }
+  Refused: { readonly reason: "account_inactive" | "access_removed" }
+}>
+export const CodeSignin = Data.taggedEnum<CodeSignin>()
+
+const CodeSigninRow = Schema.Struct({
+  ...AppAccountRow.fields,
+  signin_id: Schema.NullOr(Schema.String),
+  signin_expires_at: Schema.NullOr(Schema.DateFromSelf),
+  membership_now: Schema.NullOr(AppAccountRow.fields.membership_status)
+})
+const decodeCodeSignins = rowsDecoder(CodeSigninRow)
 
 /** What an app sign-in was granted (the `app_signins` row). */
 export interface AppGrant {
@@ -30,37 +47,63 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
     const signins = yield* SigninsRepo
 
     /**
-     * In one transaction: the app sign-in (900 days), its grant, the
-     * membership (made when absent, an imported one claimed), and the code's
-     * link to the sign-in. A membership whose access was removed leaves
-     * nothing behind.
+     * One statement, so atomic: read the account as the app sees it and, when it may sign in (active,
+     * access not removed), start the app sign-in (900 days) with its refresh token and grant, make or
+     * touch the membership (an imported one is claimed), and link the code to the sign-in.
      */
-    const startFromCode = (code: AuthorizationCodeRow, now: Date) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const started = yield* signins.start({
-          accountUuid: code.account_uuid,
-          clientId: code.app_id,
-          clientLabel: null,
-          method: "hosted",
-          now
-        })
-        yield* sql`
-          INSERT INTO app_signins (signin_id, app_id, scope, auth_time)
-          VALUES (${started.signin.id}, ${code.app_id}, ${code.scope}, ${code.auth_time})
-        `
+    const startFromCode = (code: AuthorizationCodeRow, now: Date): Effect.Effect<CodeSignin> =>
+      Effect.gen(function*() {
+        const signinId = newSigninId()
+        const refreshToken = randomToken(REFRESH_TOKEN_PREFIX)
         const scopes = JSON.stringify(code.scope.split(" ").filter((scope) => scope !== ""))
-        const membership = yield* sql<{ status: string }>`
-          INSERT INTO memberships (app_id, account_uuid, status, scopes, created_at, last_signin_at)
-          VALUES (${code.app_id}, ${code.account_uuid}, 'active', ${scopes}::jsonb, ${now}, ${now})
-          ON CONFLICT (app_id, account_uuid) DO UPDATE SET
-            last_signin_at = EXCLUDED.last_signin_at,
-            status = CASE WHEN memberships.status = 'imported' THEN 'active' ELSE memberships.status END
-          RETURNING status
-        `
-        if (membership[0]?.status === "access_removed") return yield* new CodeSigninRefused({ reason: "access_removed" })
-        yield* sql`UPDATE authorization_codes SET signin_id = ${started.signin.id} WHERE code_hash = ${code.code_hash}`
-        return started
-      })).pipe(Effect.catchTag("SqlError", Effect.die))
+        const rows = yield* sql`
+          WITH account AS (
+            SELECT ${sql.literal(APP_ACCOUNT_COLUMNS)}
+            FROM accounts a ${appAccountJoins(sql, code.app_id)}
+            WHERE a.uuid = ${code.account_uuid}
+          ),
+          signin AS (
+            INSERT INTO signins (id, account_uuid, client_id, client_label, method, created_at, expires_at, last_used_at)
+            SELECT ${signinId}, uuid, ${code.app_id}, NULL, 'hosted', ${now}, ${signinExpiry(now)}, ${now} FROM account
+            WHERE status = 'active' AND membership_status IS DISTINCT FROM 'access_removed'
+            RETURNING id, expires_at
+          ),
+          refresh AS (
+            INSERT INTO refresh_tokens (token_hash, signin_id, created_at) SELECT ${sha256Hex(refreshToken)}, id, ${now} FROM signin
+          ),
+          granted AS (
+            INSERT INTO app_signins (signin_id, app_id, scope, auth_time) SELECT id, ${code.app_id}, ${code.scope}, ${code.auth_time} FROM signin
+          ),
+          membership AS (
+            INSERT INTO memberships (app_id, account_uuid, status, scopes, created_at, last_signin_at)
+            SELECT ${code.app_id}, ${code.account_uuid}, 'active', ${scopes}::jsonb, ${now}, ${now} FROM signin
+            ON CONFLICT (app_id, account_uuid) DO UPDATE SET
+              last_signin_at = EXCLUDED.last_signin_at,
+              status = CASE WHEN memberships.status = 'imported' THEN 'active' ELSE memberships.status END
+            RETURNING status
+          ),
+          linked AS (
+            UPDATE authorization_codes SET signin_id = signin.id FROM signin WHERE code_hash = ${code.code_hash}
+          )
+          SELECT account.*, signin.id AS signin_id, signin.expires_at AS signin_expires_at,
+            (SELECT status FROM membership) AS membership_now
+          FROM account LEFT JOIN signin ON true
+        `.pipe(Effect.flatMap(decodeCodeSignins), Effect.orDie)
+        const row = rows[0]
+        if (row === undefined || row.status !== "active") return CodeSignin.Refused({ reason: "account_inactive" })
+        if (row.signin_id === null || row.signin_expires_at === null) return CodeSignin.Refused({ reason: "access_removed" })
+        if (row.membership_now === "access_removed") {
+          // Access was removed between this statement's snapshot and its membership write: no token leaves.
+          yield* Effect.orDie(signins.revokeSignin(row.signin_id, now, "access_removed"))
+          return CodeSignin.Refused({ reason: "access_removed" })
+        }
+        const { membership_now, signin_expires_at, signin_id, ...account } = row
+        return CodeSignin.Started({
+          signin: { id: signin_id, account_uuid: account.uuid, expires_at: signin_expires_at },
+          refreshToken,
+          account: { ...account, membership_status: membership_now ?? account.membership_status }
+        })
+      })
 
     /**
      * Records a second use of a code and answers the sign-in it started, as

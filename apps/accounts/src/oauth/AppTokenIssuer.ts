@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { AccessTokens } from "../auth/AccessTokens.ts"
-import type { SigninRow } from "../auth/Signin.ts"
+import type { IssuedSignin } from "../auth/Signin.ts"
 import { appAccount, membershipId, scopeSet } from "./AppAccount.ts"
 import type { AppAccountRow } from "./AppAccountsRepo.ts"
 import type { AppGrant } from "./AppSigninsRepo.ts"
@@ -14,7 +14,7 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
     const idTokens = yield* IdTokens
 
     const respond = (input: {
-      readonly signin: SigninRow
+      readonly signin: IssuedSignin
       readonly grant: AppGrant
       readonly refreshToken: string
       readonly account: AppAccountRow

@@ -26,12 +26,13 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
       Effect.gen(function*() {
         const refreshToken = yield* required(parameters, "refresh_token")
         const at = yield* now
-        const rotated = yield* Effect.orDie(signins.rotate(refreshToken, client.clientId, at))
+        const reading = client.kind === "first_party" ? "account" : "app"
+        const rotated = yield* Effect.orDie(signins.rotate(refreshToken, client.clientId, at, reading))
         switch (rotated._tag) {
           case "Rotated":
             return client.kind === "first_party"
               ? yield* issuer.respond(rotated.signin, rotated.refreshToken, at, rotated.account)
-              : yield* appRefreshResponse(rotated.signin, rotated.refreshToken, at)
+              : yield* appRefreshResponse(rotated.signin, rotated.appView, rotated.refreshToken, at)
           case "WrongClient":
             return yield* Effect.fail(oauthError("invalid_grant", "The refresh token was issued to another client."))
           case "Reused":

@@ -1,7 +1,7 @@
 import { oauthError } from "@platform/http"
 import { Effect, Option } from "effect"
 import type { SigninRow } from "../auth/Signin.ts"
-import { AppAccountsRepo } from "./AppAccountsRepo.ts"
+import type { AppSigninView } from "./AppAccountsRepo.ts"
 import { appAccessProblem } from "./appAccess.ts"
 import { AppTokenIssuer } from "./AppTokenIssuer.ts"
 
@@ -10,9 +10,13 @@ import { AppTokenIssuer } from "./AppTokenIssuer.ts"
  * an id_token when openid was granted (same auth_time, no nonce: OpenID
  * Connect Core §12.2).
  */
-export const appRefreshResponse = (signin: SigninRow, refreshToken: string, now: Date) =>
+export const appRefreshResponse = (
+  signin: SigninRow,
+  view: Option.Option<AppSigninView>,
+  refreshToken: string,
+  now: Date
+) =>
   Effect.gen(function*() {
-    const view = yield* Effect.flatMap(AppAccountsRepo, (repo) => repo.findBySignin(signin.id))
     if (Option.isNone(view)) return yield* oauthError("invalid_grant", "The refresh token is not valid.")
     if (appAccessProblem(view.value) !== null) {
       return yield* oauthError("invalid_grant", "The app may no longer act for this account.")

@@ -1,9 +1,8 @@
-import { type OAuthError, oauthError } from "@platform/http"
+import { oauthError } from "@platform/http"
 import { Effect, Option } from "effect"
 import { AuthorizationCodes } from "../authorize/AuthorizationCodes.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
 import { now } from "../now.ts"
-import { AppAccountsRepo } from "./AppAccountsRepo.ts"
 import { AppSigninsRepo } from "./AppSigninsRepo.ts"
 import { AppTokenIssuer } from "./AppTokenIssuer.ts"
 import type { OAuthClient } from "./OAuthClient.ts"
@@ -21,7 +20,6 @@ export const authorizationCodeGrant = (client: OAuthClient, parameters: Readonly
   Effect.gen(function*() {
     const codes = yield* AuthorizationCodes
     const appSignins = yield* AppSigninsRepo
-    const accounts = yield* AppAccountsRepo
     const signins = yield* SigninsRepo
     const issuer = yield* AppTokenIssuer
     const code = yield* required(parameters, "code")
@@ -62,19 +60,19 @@ export const authorizationCodeGrant = (client: OAuthClient, parameters: Readonly
           : "code_verifier does not match the code challenge."
       )
     }
-    const account = yield* accounts.find(redeemed.account_uuid, redeemed.app_id)
-    if (Option.isNone(account) || account.value.status !== "active") {
-      return yield* invalidGrant("The account of this code can no longer sign in.")
+    const started = yield* appSignins.startFromCode(redeemed, at)
+    if (started._tag === "Refused") {
+      return yield* invalidGrant(
+        started.reason === "access_removed"
+          ? "The account's access to this app was removed."
+          : "The account of this code can no longer sign in."
+      )
     }
-    const started = yield* appSignins.startFromCode(redeemed, at).pipe(
-      Effect.catchTag("CodeSigninRefused", (): Effect.Effect<never, OAuthError> =>
-        invalidGrant("The account's access to this app was removed."))
-    )
     return yield* issuer.respond({
       signin: started.signin,
       grant: { app_id: redeemed.app_id, scope: redeemed.scope, auth_time: redeemed.auth_time },
       refreshToken: started.refreshToken,
-      account: account.value,
+      account: started.account,
       nonce: redeemed.nonce,
       now: at
     })
