@@ -22,6 +22,7 @@ import { createFakeApp } from "../../apps/accounts/src/apps/FakeApps.ts"
 import { AuthorizationCodes } from "../../apps/accounts/src/authorize/AuthorizationCodes.ts"
 import { accountsMigrations } from "../../apps/accounts/src/migrations.ts"
 import { chainLoad, type LoadResult } from "./chainLoad.ts"
+import { withCpuPerRequest } from "./cpuTime.ts"
 import { machine, writeSection } from "./report.ts"
 import { startServer, stopServer } from "./servers/spawn.ts"
 
@@ -199,6 +200,11 @@ bare = await startServer(join(root, "scripts/bench/servers/bare-oauth.ts"), {
   INTROSPECT_FILE: join(work, "introspect.json")
 })
 
+type Measured = LoadResult & { readonly serverCpuUs: number; readonly postgresCpuUs: number }
+/** The measured part of a row, with the CPU per request its server and PostgreSQL spent on it. */
+const measure = (name: Target["name"], load: () => Promise<LoadResult>): Promise<Measured> =>
+  withCpuPerRequest({ ours, peer, bare }[name]?.pid, seconds, load)
+
 /** Code exchanges: client loops, each sending the next unused code once it has read the last answer. */
 const codeExchanges = async (target: Target, codes: ReadonlyArray<string>, run: number) => {
   let next = 0
@@ -219,7 +225,8 @@ const exchangeRow = async (name: Target["name"]) => {
   const target = targets[name]
   const perSecond = name === "ours" ? codesPerSecond.ours : codesPerSecond.peer
   await codeExchanges(target, await mint[name](perSecond * warmUpSeconds), warmUpSeconds)
-  return codeExchanges(target, await mint[name](perSecond * seconds), seconds)
+  const codes = await mint[name](perSecond * seconds)
+  return measure(name, () => codeExchanges(target, codes, seconds))
 }
 
 /** Rotations: each loop follows its own chain, sending the token it holds and keeping the one it gets. */
@@ -240,7 +247,7 @@ const rotations = (target: Target, run: number) => {
 }
 const rotationRow = async (name: Target["name"]) => {
   await rotations(targets[name], warmUpSeconds)
-  return rotations(targets[name], seconds)
+  return measure(name, () => rotations(targets[name], seconds))
 }
 
 const summary = (result: autocannon.Result): LoadResult => ({
@@ -249,18 +256,18 @@ const summary = (result: autocannon.Result): LoadResult => ({
   p99: result.latency.p99,
   non2xx: result.non2xx + result.errors
 })
-const cannon = async (options: autocannon.Options) => {
+const cannon = async (name: Target["name"], options: autocannon.Options) => {
   await autocannon({ ...options, connections, duration: warmUpSeconds })
-  return summary(await autocannon({ ...options, connections, duration: seconds }))
+  return measure(name, async () => summary(await autocannon({ ...options, connections, duration: seconds })))
 }
 const accessTokenOf = (name: Target["name"]) => prepared[name].accessToken
 const userinfoRow = (name: Target["name"]) =>
-  cannon({
+  cannon(name, {
     url: `${targets[name].base}${targets[name].paths.userinfo}`,
     headers: { authorization: `Bearer ${accessTokenOf(name)}` }
   })
 const introspectionRow = (name: Target["name"]) =>
-  cannon({
+  cannon(name, {
     url: `${targets[name].base}${targets[name].paths.introspect}`,
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", authorization: targets[name].authorization },
@@ -290,9 +297,9 @@ const servers = [
 ] as const
 
 try {
-  const results: Array<{ label: string; byServer: Record<Target["name"], LoadResult> }> = []
+  const results: Array<{ label: string; byServer: Record<Target["name"], Measured> }> = []
   for (const operation of operations) {
-    const byServer = {} as Record<Target["name"], LoadResult>
+    const byServer = {} as Record<Target["name"], Measured>
     for (const server of servers) {
       byServer[server.name] = await operation.run(server.name)
       process.stdout.write(`${operation.label} ${server.name} ${JSON.stringify(byServer[server.name])}\n`)
@@ -305,7 +312,7 @@ try {
       const r = byServer[name]
       return `| ${label} | ${server} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${
         ratio(r, byServer.peer)
-      } | ${r.non2xx} |`
+      } | ${r.serverCpuUs} | ${name === "ours" ? r.postgresCpuUs : "–"} | ${r.non2xx} |`
     })
   )
   const below = results.filter(({ byServer }) => byServer.ours.rps < byServer.peer.rps).map(({ label }) => label)
@@ -318,8 +325,8 @@ Measured ${new Date().toISOString().slice(0, 10)} on ${machine()} (load average 
       databaseUrl ? "PostgreSQL server" : "embedded PGlite"
     }. Servers pinned to core 1, load generator on core 0; each row warms up ${warmUpSeconds} s, then measures ${seconds} s. Peer: panva's oidc-provider 9 with a confidential client (client_secret_basic), authorization_code and refresh_token with rotation, PKCE, userinfo and introspection enabled, on its own in-memory adapter (its MemoryAdapter and LRU store, sized to hold every token of the run: the default store keeps about 1,000 entries and would evict codes minted ahead); its access tokens are opaque (its default for userinfo), ours are signed JWTs. Bare: a bare node:http server answering our JSON for each route from memory, after reading the request body. Code exchange: codes minted beforehand with a PKCE S256 challenge and scope \`${scope}\` (ours through the service's own repositories on the same database, round-robin over ${carbons} Carbons and one fake app; the peer's in its process, one Grant each, with \`offline_access\` so that it issues refresh tokens as we do), each sent once with client_secret_basic, \`redirect_uri\` and \`code_verifier\`; each answer carries an access token, a refresh token and an ID token. Code exchange and rotation: ${connections} client loops (scripts/bench/chainLoad.ts), each sending its next request once it has read the last answer (a code or a refresh token is single use; autocannon prepares requests ahead of answers); rotation chains start from refresh tokens of ordinary code exchanges, each loop following its own. The bare row of these two shows what the same client loops reach against a server that does nothing. Userinfo (\`GET /v1/userinfo\`, the peer's \`/me\`, bearer) and introspection (\`POST /v1/oauth/introspect\`, the peer's \`/token/introspection\`, an access token, Basic): autocannon, ${connections} connections.
 
-| operation | server | req/s | p50 ms | p99 ms | × oidc-provider | non-2xx |
-| --- | --- | --- | --- | --- | --- | --- |
+| operation | server | req/s | p50 ms | p99 ms | × oidc-provider | server CPU µs/req | PostgreSQL CPU µs/req | non-2xx |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
 ${
       below.length === 0
