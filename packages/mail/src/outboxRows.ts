@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
 import { MessageChannel, type OutgoingMessage } from "./OutgoingMessage.ts"
+import { rowsDecoder } from "@platform/database"
 
 /** A pending row a worker has claimed, with everything needed to send it. */
 export const ClaimedRow = Schema.Struct({
@@ -24,7 +25,7 @@ export const messageOf = (row: ClaimedRow): OutgoingMessage => ({
 })
 
 /** Rows that do not match are a broken database contract, hence a defect rather than a typed error. */
-const decodeClaimedRows = (rows: unknown) => Schema.decodeUnknown(Schema.Array(ClaimedRow))(rows).pipe(Effect.orDie)
+const decodeClaimedRows = rowsDecoder(ClaimedRow)
 
 /**
  * Claims up to `limit` due rows whose earlier claim (if any) has expired, in one

@@ -3,6 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { fixedWindowAt, secondsUntilWindowEnds } from "./fixedWindow.ts"
 import { rateLimitKeyDigest } from "./rateLimitKeyDigest.ts"
+import { rowsDecoder } from "@platform/database"
 
 export interface RateLimitHit {
   /** Caller-built key naming the operation and the subject, e.g. `cli_login_start:ip:1.2.3.4`. */
@@ -40,7 +41,7 @@ export interface RateLimiterService {
 
 const CountRow = Schema.Struct({ count: Schema.Union(Schema.Number, Schema.NumberFromString) })
 /** Rows that do not match are a broken database contract, hence a defect rather than a typed error. */
-const decodeCountRows = (rows: unknown) => Schema.decodeUnknown(Schema.Array(CountRow))(rows).pipe(Effect.orDie)
+const decodeCountRows = rowsDecoder(CountRow)
 
 const validateHit = (input: RateLimitHit): Effect.Effect<void> =>
   Number.isSafeInteger(input.limit) && input.limit >= 0 &&

@@ -7,6 +7,7 @@ import { type AppSource, type AppStatus, AppRow } from "./AppRecord.ts"
 import { decodeStoredSigninConfig } from "./signinConfig/index.ts"
 import { defaultSigninConfig } from "./signinConfig/defaults.ts"
 import type { SigninConfig } from "./signinConfig/SigninConfig.ts"
+import { rowsDecoder } from "@platform/database"
 
 const ACTIVE_WINDOW = Duration.days(30)
 
@@ -28,8 +29,9 @@ const appSelect = (activeSince: Date) => (sql: SqlClient.SqlClient) =>
 /** Stored configs are read over today's defaults (a field added later reads as its default). */
 const StoredAppRow = Schema.Struct({ ...AppRow.fields, signin_config: Schema.Unknown })
 
+const decodeStoredApps = rowsDecoder(StoredAppRow)
 const decodeApps = (rows: unknown): Effect.Effect<ReadonlyArray<AppRow>> =>
-  Schema.decodeUnknown(Schema.Array(StoredAppRow))(rows).pipe(
+  decodeStoredApps(rows).pipe(
     Effect.flatMap(Effect.forEach((row) =>
       Effect.map(decodeStoredSigninConfig(row.signin_config), (signin_config): AppRow => ({ ...row, signin_config }))
     )),

@@ -3,6 +3,7 @@ import { Effect, Either, Option, Schema } from "effect"
 import { now } from "../now.ts"
 import { SecretsAtRest } from "../SecretsAtRest.ts"
 import { ConfigVersionConflict } from "./errors.ts"
+import { rowsDecoder } from "@platform/database"
 import {
   applyPatch,
   decodeStoredSigninConfig,
@@ -28,6 +29,8 @@ const nextSecret = (change: SecretChange, stored: string | undefined, seal: (val
  * version (kept in history) only when something changed. Secrets are sealed
  * at rest and never returned.
  */
+const decodeLocked = rowsDecoder(Locked)
+
 export class SigninConfigUpdate extends Effect.Service<SigninConfigUpdate>()("accounts/SigninConfigUpdate", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -37,7 +40,7 @@ export class SigninConfigUpdate extends Effect.Service<SigninConfigUpdate>()("ac
       sql.withTransaction(Effect.gen(function*() {
         const rows = yield* sql`
           SELECT signin_config, config_version, idp_secrets FROM apps WHERE app_id = ${appId} FOR UPDATE
-        `.pipe(Effect.flatMap(Schema.decodeUnknown(Schema.Array(Locked))), Effect.orDie)
+        `.pipe(Effect.orDie, Effect.flatMap(decodeLocked))
         const locked = rows[0]
         if (locked === undefined) return yield* Effect.dieMessage(`app ${appId} vanished`)
         if (patch.expected_version !== undefined && patch.expected_version !== locked.config_version) {

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Data, Duration, Effect, Option, Schema } from "effect"
+import { rowsDecoder } from "@platform/database"
 
 /** Authorization codes last 120 seconds and are single use (spec 1, Lifetimes). */
 export const AUTHORIZATION_CODE_LIFETIME = Duration.seconds(120)
@@ -49,7 +50,7 @@ export type Redemption = Data.TaggedEnum<{
 }>
 export const Redemption = Data.taggedEnum<Redemption>()
 
-const decodeCodes = (rows: unknown) => Schema.decodeUnknown(Schema.Array(AuthorizationCodeRow))(rows).pipe(Effect.orDie)
+const decodeCodes = rowsDecoder(AuthorizationCodeRow)
 
 /** Authorization codes, stored as SHA-256 digests. */
 export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("accounts/AuthorizationCodes", {

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { FlowState, FlowStep } from "./FlowState.ts"
+import { rowsDecoder } from "@platform/database"
 
 export const FlowRow = Schema.Struct({
   id: Schema.String,
@@ -14,7 +15,7 @@ export const FlowRow = Schema.Struct({
 })
 export type FlowRow = typeof FlowRow.Type
 
-const decodeRows = (rows: unknown) => Schema.decodeUnknown(Schema.Array(FlowRow))(rows).pipe(Effect.orDie)
+const decodeRows = rowsDecoder(FlowRow)
 const encodeState = (state: FlowState) => JSON.stringify(Schema.encodeSync(FlowState)(state))
 
 /** Hosted flows; each move is a compare-and-set on `version`. */

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
+import { rowsDecoder } from "@platform/database"
 
 const MembershipRow = Schema.Struct({
   status: Schema.Literal("active", "imported", "access_removed"),
@@ -9,6 +10,8 @@ export type MembershipRow = typeof MembershipRow.Type
 
 export const membershipId = (appId: string, accountUuid: string): string => `${appId}:${accountUuid}`
 
+const decodeMemberships = rowsDecoder(MembershipRow)
+
 /** An account's membership with an app and the scopes it granted that app. */
 export class Memberships extends Effect.Service<Memberships>()("accounts/Memberships", {
   effect: Effect.gen(function*() {
@@ -17,7 +20,7 @@ export class Memberships extends Effect.Service<Memberships>()("accounts/Members
     const find = (appId: string, accountUuid: string): Effect.Effect<Option.Option<MembershipRow>> =>
       sql`SELECT status, scopes FROM memberships WHERE app_id = ${appId} AND account_uuid = ${accountUuid}`.pipe(
         Effect.orDie,
-        Effect.flatMap((rows) => Schema.decodeUnknown(Schema.Array(MembershipRow))(rows).pipe(Effect.orDie)),
+        Effect.flatMap(decodeMemberships),
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 

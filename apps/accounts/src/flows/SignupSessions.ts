@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Duration, Effect, Option, Schema } from "effect"
 import type { ContactField } from "./FlowState.ts"
+import { rowsDecoder } from "@platform/database"
 
 /** A sign-up session lasts 48 hours (spec 1, Lifetimes). */
 export const SIGNUP_LIFETIME = Duration.hours(48)
@@ -17,7 +18,7 @@ const SignupRow = Schema.Struct({
 })
 export type SignupRow = typeof SignupRow.Type
 
-const decodeRows = (rows: unknown) => Schema.decodeUnknown(Schema.Array(SignupRow))(rows).pipe(Effect.orDie)
+const decodeRows = rowsDecoder(SignupRow)
 
 /** Addresses proven by a code that no account holds yet, bound to a browser by the `sa_signup` cookie. */
 export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/SignupSessions", {

@@ -3,6 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option, Schema } from "effect"
 import { summaryJson } from "../accounts/AccountSummary.ts"
 import { CustodianRequestRow, type RequestStatus } from "./CustodianRequest.ts"
+import { rowsDecoder } from "@platform/database"
 
 
 /**
@@ -35,7 +36,8 @@ export type LockedRequest = typeof LockedRequest.Type
 /** Keyset position of the incoming list (newest first). */
 export const IncomingPosition = Schema.Tuple(Schema.String, Schema.String)
 
-const decodeRequests = (rows: unknown) => Schema.decodeUnknown(Schema.Array(CustodianRequestRow))(rows).pipe(Effect.orDie)
+const decodeRequests = rowsDecoder(CustodianRequestRow)
+const decodeLocked = rowsDecoder(LockedRequest)
 
 export interface NewCustodianRequest {
   readonly id: string
@@ -117,7 +119,7 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
         )))
         FOR UPDATE OF r
       `.pipe(
-        Effect.flatMap((rows) => Schema.decodeUnknown(Schema.Array(LockedRequest))(rows).pipe(Effect.orDie)),
+        Effect.flatMap(decodeLocked),
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 
@@ -127,7 +129,7 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
         SELECT id, kind, status, silicon_uuid, from_uuid, to_uuid, expires_at FROM custodian_requests
         WHERE id = ${id} AND status = 'pending' FOR UPDATE
       `.pipe(
-        Effect.flatMap((rows) => Schema.decodeUnknown(Schema.Array(LockedRequest))(rows).pipe(Effect.orDie)),
+        Effect.flatMap(decodeLocked),
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 
@@ -146,7 +148,7 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
         ORDER BY expires_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED
-      `.pipe(Effect.flatMap((rows) => Schema.decodeUnknown(Schema.Array(LockedRequest))(rows).pipe(Effect.orDie)))
+      `.pipe(Effect.flatMap(decodeLocked))
 
     return {
       insert,

@@ -7,6 +7,7 @@ import type { IdReserved } from "../accounts/errors.ts"
 import { isUuidShaped } from "../accounts/uuidPermutation.ts"
 import { recordEvent } from "../events/recordEvent.ts"
 import { type SiliconEnd, SILICON_COLUMNS, SILICON_FROM, SiliconRow } from "./SiliconRow.ts"
+import { rowsDecoder } from "@platform/database"
 
 /** A changed-away id stays reserved for its previous owner this long (spec 1, Lifetimes). */
 export const ID_RESERVATION = Duration.days(10)
@@ -35,7 +36,7 @@ export interface SiliconDetails {
 /** Keyset position of the custody list (newest first). */
 export const CustodyPosition = Schema.Tuple(Schema.String, Schema.String)
 
-const decodeSilicons = (rows: unknown) => Schema.decodeUnknown(Schema.Array(SiliconRow))(rows).pipe(Effect.orDie)
+const decodeSilicons = rowsDecoder(SiliconRow)
 
 /** Silicon records: their `accounts` row with what only a Silicon has. */
 export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/SiliconsRepo", {

@@ -1,13 +1,14 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import * as jose from "jose"
 import { now } from "../../now.ts"
 import { KeyExists, KeyNotFound, TooManyKeys } from "../errors.ts"
 import { LIVE_KEYS_PER_SILICON } from "../SiliconsMigration.ts"
 import type { Ed25519PublicJwk } from "./PublicKeyJwk.ts"
 import { SiliconKeyRow } from "./SiliconKey.ts"
+import { rowsDecoder } from "@platform/database"
 
-const decodeKeys = (rows: unknown) => Schema.decodeUnknown(Schema.Array(SiliconKeyRow))(rows).pipe(Effect.orDie)
+const decodeKeys = rowsDecoder(SiliconKeyRow)
 
 /** A Silicon's Ed25519 public keys for signed assertions: at most 10 live, one live per thumbprint. */
 export class SiliconKeys extends Effect.Service<SiliconKeys>()("accounts/SiliconKeys", {
