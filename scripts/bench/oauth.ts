@@ -275,11 +275,19 @@ const introspectionRow = (name: Target["name"]) =>
   })
 
 /** Our server's work per request, from the code (for the explanation under the table). */
+/** The server CPU per request of ours over the peer's, per row, as "2.9× (exchange), …". */
+const cpuRatios = (results: ReadonlyArray<{ label: string; byServer: Record<Target["name"], Measured> }>) =>
+  results.map(({ byServer, label }) =>
+    `${(byServer.ours.serverCpuUs / Math.max(1, byServer.peer.serverCpuUs)).toFixed(1)}× (${label})`
+  ).join(", ")
+
 const ourWork = {
   exchange:
-    "the code spent in one UPDATE, the account read, one transaction of five statements (sign-in, refresh token, app sign-in, membership upsert, the code's sign-in), and two EdDSA signatures (access token, ID token)",
-  rotation: "one statement (claim, touch the sign-in, next token), the account read and two signatures",
-  read: "one Ed25519 verification of the access token and one SELECT of the sign-in with its account and membership"
+    "two statements (the code spent in one UPDATE; then one statement that reads the account as the app sees it and writes the sign-in, its refresh token and grant, the membership and the code's link) and two Ed25519 signatures (access token, ID token)",
+  rotation:
+    "one statement (claim the token, touch the sign-in, insert the next token, read the app's view of the sign-in) and two signatures",
+  read:
+    "one SELECT of the sign-in with its account, membership and app (the access token's Ed25519 verification is done once per token and remembered until its exp)"
 }
 
 // BENCH_OPERATIONS=userinfo,introspection measures only those rows (for profiling one path); the report is written only for a full run.
@@ -332,7 +340,9 @@ ${
       below.length === 0
         ? "\nAt or above oidc-provider on every row."
         : `
-Below oidc-provider on: ${below.join(", ")}. Where our time goes: each request pays the Effect HTTP stack, router and conventions (about 4,400 req/s on a route without a query here, see "Where a request's time goes") and PostgreSQL round trips on the same two cores, where the peer reads and writes a Map and signs only the ID token (its access tokens are opaque); statements are now prepared once per connection (on a PostgreSQL server, parameterized statements are named: the sign-in read behind userinfo, introspection and rotation, seven joined tables and two subqueries, planned in about 1.0 ms and ran in 0.1 ms when every execution was planned anew; keeping plans took userinfo from 499 to 660 req/s and introspection from 517 to 649 in back-to-back runs). A code exchange is ${ourWork.exchange}; a rotation ${ourWork.rotation}; userinfo and introspection ${ourWork.read}. More in "Why rotation and \`GET /v1/me\` fall short".`
+Below oidc-provider on: ${below.join(", ")}. The CPU columns say where: the server's own CPU per request is ${
+        cpuRatios(results)
+      } the peer's, and PostgreSQL's comes on top of it on the same two cores, where the peer reads and writes a Map and signs only the ID token (its access tokens are opaque). Per request our server pays the Effect HTTP stack, router and conventions (about 4,400 req/s on a route without a query here, see "Where a request's time goes"), and per statement the SQL client, the pg driver and a socket round trip. A code exchange is ${ourWork.exchange}; a rotation ${ourWork.rotation}; userinfo and introspection ${ourWork.read}. What changed since the last run and what is left is under "OAuth: what was done, what is left" below. More in "Why rotation and \`GET /v1/me\` fall short".`
     }`
   )
 } finally {
