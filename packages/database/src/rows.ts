@@ -9,3 +9,11 @@ export const rowsDecoder = <A, I>(schema: Schema.Schema<A, I>): (rows: unknown) 
   const decode = Schema.decodeUnknown(Schema.Array(schema))
   return (rows) => Effect.orDie(decode(rows))
 }
+
+/**
+ * The column list of a row schema's fields (optionally qualified by a table alias), for SELECT and
+ * RETURNING in place of `*`: a statement kept prepared (see planKeepingPool.ts) must not change the
+ * columns it returns when a migration adds one.
+ */
+export const columnsOf = (fields: Readonly<Record<string, unknown>>, alias?: string): string =>
+  Object.keys(fields).map((name) => (alias === undefined ? name : `${alias}.${name}`)).join(", ")

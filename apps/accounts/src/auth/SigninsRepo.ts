@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { rowsDecoder } from "@platform/database"
+import { columnsOf, rowsDecoder } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "../accounts/AccountRow.ts"
 import { appSigninViewOf, AppSigninView } from "../oauth/AppAccountsRepo.ts"
@@ -46,6 +46,8 @@ export const newSigninId = () => randomToken("sgn_", 16)
 export const signinExpiry = (now: Date) => new Date(now.getTime() + Duration.toMillis(SIGNIN_LIFETIME))
 
 const decodeSignins = Schema.decodeUnknown(Schema.Array(SigninRow))
+const SIGNIN_COLUMNS = columnsOf(SigninRow.fields)
+const SIGNIN_COLUMNS_OF_S = columnsOf(SigninRow.fields, "s")
 
 /** `row_to_json` gives timestamps as text: turn them back into dates before decoding. */
 const reviveDates = (json: unknown, columns: ReadonlyArray<string>): unknown => {
@@ -87,7 +89,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
           insert into signins (id, account_uuid, client_id, client_label, method, created_at, expires_at, last_used_at)
           values (${id}, ${input.accountUuid}, ${input.clientId}, ${input.clientLabel}, ${input.method},
                   ${input.now}, ${expiresAt}, ${input.now})
-          returning *
+          returning ${sql.literal(SIGNIN_COLUMNS)}
         `
         const signin = Option.getOrThrow(yield* firstSignin(rows))
         const refreshToken = yield* insertRefreshToken(id, input.now)
@@ -126,7 +128,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
           live AS (
             UPDATE signins SET last_used_at = ${now}
             WHERE id = (SELECT signin_id FROM claimed) AND revoked_at IS NULL AND expires_at > ${now}
-            RETURNING *
+            RETURNING ${sql.literal(SIGNIN_COLUMNS)}
           ),
           inserted AS (
             INSERT INTO refresh_tokens (token_hash, signin_id, created_at)
@@ -151,7 +153,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
         if (row !== undefined && row.claimed) {
           // Claimed, but its sign-in is revoked or over: the token is spent and nothing is issued.
           const signin = yield* firstSignin(
-            yield* sql`SELECT s.* FROM signins s JOIN refresh_tokens r ON r.signin_id = s.id WHERE r.token_hash = ${hash}`
+            yield* sql`SELECT ${sql.literal(SIGNIN_COLUMNS_OF_S)} FROM signins s JOIN refresh_tokens r ON r.signin_id = s.id WHERE r.token_hash = ${hash}`
           )
           return Option.isSome(signin) && signin.value.revoked_at === null ? RotateResult.Expired() : RotateResult.Revoked()
         }
@@ -165,23 +167,23 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
       }).pipe(Effect.withSpan("SigninsRepo.rotate"))
 
     const find = (signinId: string) =>
-      Effect.flatMap(sql`select * from signins where id = ${signinId}`, firstSignin)
+      Effect.flatMap(sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where id = ${signinId}`, firstSignin)
 
     const findByRefreshToken = (refreshToken: string) =>
       Effect.flatMap(
-        sql`select s.* from signins s join refresh_tokens r on r.signin_id = s.id where r.token_hash = ${
+        sql`select ${sql.literal(SIGNIN_COLUMNS_OF_S)} from signins s join refresh_tokens r on r.signin_id = s.id where r.token_hash = ${
           sha256Hex(refreshToken)
         }`,
         firstSignin
       )
 
     const findBySessionCookie = (cookieHash: string) =>
-      Effect.flatMap(sql`select * from signins where session_cookie_hash = ${cookieHash}`, firstSignin)
+      Effect.flatMap(sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where session_cookie_hash = ${cookieHash}`, firstSignin)
 
     const listLive = (accountUuid: string, now: Date) =>
       Effect.flatMap(
         sql`
-          select * from signins
+          select ${sql.literal(SIGNIN_COLUMNS)} from signins
           where account_uuid = ${accountUuid} and revoked_at is null and expires_at > ${now}
           order by created_at desc
         `,

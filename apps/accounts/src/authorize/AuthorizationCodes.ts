@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Data, Duration, Effect, Option, Schema } from "effect"
-import { rowsDecoder } from "@platform/database"
+import { columnsOf, rowsDecoder } from "@platform/database"
 
 /** Authorization codes last 120 seconds and are single use (spec 1, Lifetimes). */
 export const AUTHORIZATION_CODE_LIFETIME = Duration.seconds(120)
@@ -51,6 +51,7 @@ export type Redemption = Data.TaggedEnum<{
 export const Redemption = Data.taggedEnum<Redemption>()
 
 const decodeCodes = rowsDecoder(AuthorizationCodeRow)
+const CODE_COLUMNS = columnsOf(AuthorizationCodeRow.fields)
 
 /** Authorization codes, stored as SHA-256 digests. */
 export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("accounts/AuthorizationCodes", {
@@ -79,10 +80,10 @@ export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("ac
         const spent = yield* sql`
           UPDATE authorization_codes SET used_at = ${now}
           WHERE code_hash = ${hash} AND used_at IS NULL AND expires_at > ${now}
-          RETURNING *
+          RETURNING ${sql.literal(CODE_COLUMNS)}
         `.pipe(Effect.orDie, Effect.flatMap(decodeCodes))
         if (spent[0] !== undefined) return Redemption.Redeemed({ code: spent[0] })
-        const found = yield* sql`SELECT * FROM authorization_codes WHERE code_hash = ${hash}`.pipe(
+        const found = yield* sql`SELECT ${sql.literal(CODE_COLUMNS)} FROM authorization_codes WHERE code_hash = ${hash}`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeCodes),
           Effect.map((rows) => Option.fromNullable(rows[0]))

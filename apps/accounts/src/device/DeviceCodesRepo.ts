@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { randomToken, sha256Hex } from "@platform/crypto"
+import { columnsOf } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
 import { DeviceCodeRow } from "./DeviceCodeRow.ts"
 import {
@@ -55,6 +56,7 @@ export type DecideOutcome = Data.TaggedEnum<{
 export const DecideOutcome = Data.taggedEnum<DecideOutcome>()
 
 const decodeRows = Schema.decodeUnknown(Schema.Array(DeviceCodeRow))
+const DEVICE_CODE_COLUMNS = columnsOf(DeviceCodeRow.fields)
 const firstRow = (rows: unknown) => Effect.map(Effect.orDie(decodeRows(rows)), (decoded) => Option.fromNullable(decoded[0]))
 
 const plus = (at: Date, duration: Duration.DurationInput) => new Date(at.getTime() + Duration.toMillis(duration))
@@ -95,7 +97,7 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
     const poll = (deviceCode: string, clientId: string, now: Date): Effect.Effect<PollOutcome, SqlError> =>
       sql.withTransaction(Effect.gen(function*() {
         const found = yield* firstRow(
-          yield* sql`SELECT * FROM device_codes WHERE device_code_hash = ${sha256Hex(deviceCode)} FOR UPDATE`
+          yield* sql`SELECT ${sql.literal(DEVICE_CODE_COLUMNS)} FROM device_codes WHERE device_code_hash = ${sha256Hex(deviceCode)} FOR UPDATE`
         )
         if (Option.isNone(found) || found.value.client_id !== clientId) return PollOutcome.Unknown()
         const row = found.value
@@ -127,7 +129,7 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
     /** The request a user code names, while it lives; `userCode` in stored form. */
     const findLive = (userCode: string, now: Date): Effect.Effect<Option.Option<DeviceCodeRow>, SqlError> =>
       Effect.flatMap(
-        sql`SELECT * FROM device_codes WHERE user_code = ${userCode} AND expires_at > ${now}`,
+        sql`SELECT ${sql.literal(DEVICE_CODE_COLUMNS)} FROM device_codes WHERE user_code = ${userCode} AND expires_at > ${now}`,
         firstRow
       )
 
@@ -143,7 +145,7 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
           yield* sql`
             UPDATE device_codes SET status = ${decision}, account_uuid = ${accountUuid}, decided_at = ${now}
             WHERE user_code = ${userCode} AND status = 'pending' AND expires_at > ${now}
-            RETURNING *
+            RETURNING ${sql.literal(DEVICE_CODE_COLUMNS)}
           `
         )
         if (Option.isSome(decided)) return DecideOutcome.Decided({ row: decided.value })

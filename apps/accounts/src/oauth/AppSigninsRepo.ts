@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { rowsDecoder } from "@platform/database"
+import { columnsOf, rowsDecoder } from "@platform/database"
 import { Data, Effect, Option, Schema } from "effect"
 import type { AuthorizationCodeRow } from "../authorize/AuthorizationCodes.ts"
 import { type IssuedSignin, SigninRow } from "../auth/Signin.ts"
@@ -119,7 +119,7 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
     /** A refresh token's sign-in and whether the token was used already (introspection). */
     const refreshTokenState = (tokenHash: string) =>
       sql`
-        SELECT s.*, r.created_at AS token_created_at, r.used_at FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${tokenHash}
+        SELECT ${sql.literal(columnsOf(SigninRow.fields, "s"))}, r.created_at AS token_created_at, r.used_at FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${tokenHash}
       `.pipe(Effect.flatMap(decodeRefreshStates), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
     return { startFromCode, markCodeReused, refreshTokenState } as const
