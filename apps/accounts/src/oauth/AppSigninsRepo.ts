@@ -38,6 +38,7 @@ const RefreshTokenState = Schema.Struct({
   token_created_at: Schema.DateFromSelf,
   used_at: Schema.NullOr(Schema.DateFromSelf)
 })
+const SIGNIN_COLUMNS_OF_S = columnsOf(SigninRow.fields, "s")
 const decodeRefreshStates = Schema.decodeUnknown(Schema.Array(RefreshTokenState))
 
 /** App sign-ins: the ones authorization codes start, what they were granted, and the membership they belong to. */
@@ -119,7 +120,7 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
     /** A refresh token's sign-in and whether the token was used already (introspection). */
     const refreshTokenState = (tokenHash: string) =>
       sql`
-        SELECT ${sql.literal(columnsOf(SigninRow.fields, "s"))}, r.created_at AS token_created_at, r.used_at FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${tokenHash}
+        SELECT ${sql.literal(SIGNIN_COLUMNS_OF_S)}, r.created_at AS token_created_at, r.used_at FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${tokenHash}
       `.pipe(Effect.flatMap(decodeRefreshStates), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
     return { startFromCode, markCodeReused, refreshTokenState } as const
