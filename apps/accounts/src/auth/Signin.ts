@@ -1,3 +1,4 @@
+import { columnsOf } from "@platform/database"
 import { Schema } from "effect"
 
 export const SigninMethod = Schema.Literal("cli_code", "device", "stk", "assertion", "hosted")
@@ -17,6 +18,10 @@ export const SigninRow = Schema.Struct({
   revoked_reason: Schema.NullOr(Schema.String)
 })
 export type SigninRow = typeof SigninRow.Type
+
+/** SigninRow's columns, bare and for a `signins s` alias. */
+export const SIGNIN_COLUMNS = columnsOf(SigninRow.fields)
+export const SIGNIN_COLUMNS_OF_S = columnsOf(SigninRow.fields, "s")
 
 /** What a token response needs of the sign-in it comes from. */
 export type IssuedSignin = Pick<SigninRow, "id" | "account_uuid" | "expires_at">

@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { columnsOf, rowsDecoder } from "@platform/database"
+import { rowsDecoder } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "../accounts/AccountRow.ts"
 import { appSigninViewOf, AppSigninView } from "../oauth/AppAccountsRepo.ts"
-import { type SigninMethod, SigninRow } from "./Signin.ts"
+import { SIGNIN_COLUMNS, SIGNIN_COLUMNS_OF_S, type SigninMethod, SigninRow } from "./Signin.ts"
 
 /** Refresh tokens and the sign-ins they belong to last 900 days from the sign-in, not extended by refreshing. */
 export const SIGNIN_LIFETIME = Duration.days(900)
@@ -46,8 +46,6 @@ export const newSigninId = () => randomToken("sgn_", 16)
 export const signinExpiry = (now: Date) => new Date(now.getTime() + Duration.toMillis(SIGNIN_LIFETIME))
 
 const decodeSignins = Schema.decodeUnknown(Schema.Array(SigninRow))
-const SIGNIN_COLUMNS = columnsOf(SigninRow.fields)
-const SIGNIN_COLUMNS_OF_S = columnsOf(SigninRow.fields, "s")
 
 /** `row_to_json` gives timestamps as text: turn them back into dates before decoding. */
 const reviveDates = (json: unknown, columns: ReadonlyArray<string>): unknown => {

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { columnsOf, rowsDecoder } from "@platform/database"
+import { rowsDecoder } from "@platform/database"
 import { Data, Effect, Option, Schema } from "effect"
 import type { AuthorizationCodeRow } from "../authorize/AuthorizationCodes.ts"
-import { type IssuedSignin, SigninRow } from "../auth/Signin.ts"
+import { type IssuedSignin, SIGNIN_COLUMNS_OF_S, SigninRow } from "../auth/Signin.ts"
 import { newSigninId, REFRESH_TOKEN_PREFIX, signinExpiry, SigninsRepo } from "../auth/SigninsRepo.ts"
 import { APP_ACCOUNT_COLUMNS, appAccountJoins, AppAccountRow } from "./AppAccountsRepo.ts"
 
@@ -38,7 +38,6 @@ const RefreshTokenState = Schema.Struct({
   token_created_at: Schema.DateFromSelf,
   used_at: Schema.NullOr(Schema.DateFromSelf)
 })
-const SIGNIN_COLUMNS_OF_S = columnsOf(SigninRow.fields, "s")
 const decodeRefreshStates = Schema.decodeUnknown(Schema.Array(RefreshTokenState))
 
 /** App sign-ins: the ones authorization codes start, what they were granted, and the membership they belong to. */
