@@ -2,6 +2,21 @@ import { Config, ConfigError, Context, Effect, Either, Layer, Option, type Redac
 
 export type Environment = "development" | "production"
 
+/** The deployment's own client at an identity provider (managed mode). */
+export interface ProviderClientSettings {
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+}
+
+/** idp_a, an OpenID Connect provider: its issuer, and the deployment's client when one is configured. */
+export interface IdpASettings {
+  readonly issuer: string
+  /** None: managed idp_a is not configured here (apps in byo mode still bring their own client). */
+  readonly client: Option.Option<ProviderClientSettings>
+}
+
+export const IDP_A_DEFAULT_ISSUER = "https://accounts.google.com"
+
 /** Everything the accounts service reads from its environment, validated at start. */
 export interface AccountsSettings {
   readonly port: number
@@ -17,6 +32,7 @@ export interface AccountsSettings {
   readonly drainSeconds: number
   /** How soon a key rotated by another process (the operator command) is used here. */
   readonly keysRefreshSeconds: number
+  readonly idpA: IdpASettings
 }
 
 export class AccountsConfig extends Context.Tag("accounts/AccountsConfig")<AccountsConfig, AccountsSettings>() {}
@@ -31,6 +47,17 @@ const asOrigin = (value: string): Either.Either<string, string> => {
     // fall through to the refusal
   }
   return Either.left(`must be an http(s) origin such as https://accounts.example.com, got ${JSON.stringify(value)}`)
+}
+
+/** An issuer URL: https, or http in development only (checked with the environment below). */
+const asIssuer = (value: string): Either.Either<string, string> => {
+  try {
+    const url = new URL(value)
+    if ((url.protocol === "http:" || url.protocol === "https:") && !url.search && !url.hash) return Either.right(value)
+  } catch {
+    // fall through to the refusal
+  }
+  return Either.left(`must be an http(s) issuer URL such as ${IDP_A_DEFAULT_ISSUER}, got ${JSON.stringify(value)}`)
 }
 
 const origin = (name: string) =>
@@ -57,7 +84,13 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
   keysRefreshSeconds: Config.integer("KEYS_REFRESH_SECONDS").pipe(
     Config.withDefault(10),
     Config.validate({ message: "must be between 1 and 60", validation: (n) => n >= 1 && n <= 60 })
-  )
+  ),
+  idpAIssuer: Config.string("IDP_A_ISSUER").pipe(
+    Config.withDefault(IDP_A_DEFAULT_ISSUER),
+    Config.mapOrFail((value) => Either.mapLeft(asIssuer(value), (message) => ConfigError.InvalidData([], message)))
+  ),
+  idpAClientId: Config.option(Config.string("IDP_A_CLIENT_ID")),
+  idpAClientSecret: Config.option(Config.redacted("IDP_A_CLIENT_SECRET"))
 }).pipe(
   Config.nested("ACCOUNTS"),
   Config.mapOrFail((raw) => {
@@ -66,9 +99,22 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
         ConfigError.InvalidData(["WEBHOOK_ALLOW_LOOPBACK"], "is a development-only setting")
       )
     }
+    if (raw.environment === "production" && new URL(raw.idpAIssuer).protocol !== "https:") {
+      return Either.left(ConfigError.InvalidData(["IDP_A_ISSUER"], "must be an https URL in production"))
+    }
+    if (Option.isSome(raw.idpAClientId) !== Option.isSome(raw.idpAClientSecret)) {
+      return Either.left(
+        ConfigError.InvalidData(["IDP_A_CLIENT_ID"], "must be set together with ACCOUNTS_IDP_A_CLIENT_SECRET")
+      )
+    }
+    const { idpAClientId, idpAClientSecret, idpAIssuer, ...settings } = raw
     return Either.right({
-      ...raw,
-      publicUrl: Option.getOrElse(raw.publicUrl, () => `http://127.0.0.1:${raw.port}`)
+      ...settings,
+      publicUrl: Option.getOrElse(raw.publicUrl, () => `http://127.0.0.1:${raw.port}`),
+      idpA: {
+        issuer: idpAIssuer,
+        client: Option.zipWith(idpAClientId, idpAClientSecret, (clientId, clientSecret) => ({ clientId, clientSecret }))
+      }
     })
   })
 )

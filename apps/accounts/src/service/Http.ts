@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Database } from "@platform/database"
 import { ServiceUnavailable } from "@platform/http"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { accountsVersioning, SERVICE_VERSION } from "../versions.ts"
@@ -18,7 +18,8 @@ export const ServiceLive = HttpApiBuilder.group(AccountsApi, "service", (handler
       public_url: config.publicUrl,
       apps_url: config.appsUrl,
       docs_url: `${config.publicUrl}/docs`,
-      providers: { idp_a: false, idp_b: false },
+      // Whether the deployment has its own client (managed mode); byo apps bring theirs.
+      providers: { idp_a: Option.isSome(config.idpA.client), idp_b: false },
       delivery: []
     } as const
     const versions = { current: accountsVersioning.current, supported: accountsVersioning.supported }

@@ -4,7 +4,7 @@ import { TestDatabase } from "@platform/database"
 import { InMemoryTransport, MessageDelivery } from "@platform/mail"
 import { freePort } from "@platform/testkit"
 import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
-import { AccountsConfigOf, type AccountsSettings } from "../../src/config.ts"
+import { AccountsConfigOf, type AccountsSettings, IDP_A_DEFAULT_ISSUER } from "../../src/config.ts"
 import { AccountsStoresLive } from "../../src/layers.ts"
 import { accountsMigrations } from "../../src/migrations.ts"
 import { AccountsServer } from "../../src/server.ts"
@@ -29,6 +29,7 @@ export const testSettings = (port: number, overrides: Partial<AccountsSettings> 
   keyEncryptionKey: Option.none(),
   drainSeconds: 1,
   keysRefreshSeconds: 10,
+  idpA: { issuer: IDP_A_DEFAULT_ISSUER, client: Option.none() },
   ...overrides
 })
 
