@@ -10,6 +10,7 @@ import { FlowsApi } from "./flows/Api.ts"
 import { AuthorizeApi } from "./authorize/AuthorizeApi.ts"
 import { MeApi } from "./me/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
+import { ProvidersApi } from "./providers/Api.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
@@ -31,6 +32,7 @@ export class AccountsApi extends withConventionErrors(
     .add(OAuthApi)
     .add(AuthorizeApi)
     .add(FlowsApi)
+    .add(ProvidersApi)
     .add(UserinfoApi)
     .add(CliLoginApi)
     .add(DeviceAuthorizationApi)

@@ -26,6 +26,11 @@ import { AuthorizeLive } from "./authorize/AuthorizeHttp.ts"
 import { FlowsLive } from "./flows/Http.ts"
 import { FlowCodeMoves } from "./flows/FlowCodeMoves.ts"
 import { FlowEngine } from "./flows/FlowEngine.ts"
+import { FlowProviderMoves } from "./flows/FlowProviderMoves.ts"
+import { ProvidersLive } from "./providers/Http.ts"
+import { ProviderRegistry } from "./providers/ProviderRegistry.ts"
+import { RoundTrips } from "./providers/RoundTrips.ts"
+import { FlowsRepo } from "./flows/FlowsRepo.ts"
 import { UserinfoLive } from "./userinfo/Http.ts"
 import { TokenIssuer } from "./oauth/TokenIssuer.ts"
 import { AppAccountsRepo } from "./oauth/AppAccountsRepo.ts"
@@ -69,6 +74,7 @@ export const AccountsHandlers = Layer.mergeAll(
   OAuthLive,
   AuthorizeLive,
   FlowsLive,
+  ProvidersLive,
   UserinfoLive,
   CliLoginLive,
   DeviceAuthorizationLive,
@@ -88,7 +94,8 @@ export const AccountsHandlers = Layer.mergeAll(
 ).pipe(
   Layer.provide(Layer.mergeAll(AccountAuthLive, AppOrAuthorLive, InternalAuthLive)),
   Layer.provide(Layer.mergeAll(AppCredentials.Default, SigninConfigUpdate.Default)),
-  Layer.provide(Layer.mergeAll(FlowEngine.Default, FlowCodeMoves.Default)),
+  Layer.provide(Layer.mergeAll(FlowEngine.Default, FlowCodeMoves.Default, FlowProviderMoves.Default)),
+  Layer.provide(Layer.mergeAll(ProviderRegistry.Default, RoundTrips.Default, FlowsRepo.Default)),
   Layer.provide(AppsRepo.Default),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(Layer.mergeAll(AppTokenIssuer.Default, AppSigninsRepo.Default, AppAccountsRepo.Default, AuthorizationCodes.Default)),

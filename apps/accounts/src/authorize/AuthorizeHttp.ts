@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { setCookie } from "@platform/http"
 import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
@@ -8,9 +8,7 @@ import { checkAuthorize, parametersFromQuery, requestedAppId } from "../flows/Au
 import { readFlowCookies } from "../flows/flowCookies.ts"
 import { FlowEngine } from "../flows/FlowEngine.ts"
 import { withQuery } from "../flows/redirectUri.ts"
-import { errorPage, hostedPage } from "./pages.ts"
-
-const found = (location: string) => HttpServerResponse.empty({ status: 302, headers: { location, "cache-control": "no-store" } })
+import { errorPage, found, hostedPage } from "./pages.ts"
 
 export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (handlers) =>
   Effect.gen(function*() {
@@ -22,7 +20,10 @@ export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (han
     return handlers.handle("authorize", () =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const parameters = parametersFromQuery(new URL(request.url, config.publicUrl).searchParams)
+        const query = new URL(request.url, config.publicUrl).searchParams
+        // `?flow=<id>` alone: the page of a flow under way, where a provider's callback sends the browser back.
+        if ([...query.keys()].length === 1 && query.has("flow")) return hostedPage()
+        const parameters = parametersFromQuery(query)
         const appId = requestedAppId(parameters)
         if (!Option.isOption(appId)) return errorPage(appId.code, appId.message)
         if (Option.isNone(appId)) return errorPage("invalid_request", "app_id is required.")

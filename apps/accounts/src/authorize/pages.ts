@@ -16,19 +16,28 @@ const csp = (nonce: string | null) =>
     ? "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     : `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
 
+/** A 302 that is never cached. */
+export const found = (location: string) => HttpServerResponse.empty({ status: 302, headers: { location, "cache-control": "no-store" } })
+
 /** A refusal that must not go back to the app: plain HTML, never a redirect. */
-export const errorPage = (code: string, message: string): HttpServerResponse.HttpServerResponse =>
+export const errorPage = (
+  code: string,
+  message: string,
+  advice = "Go back to the app and try again; if it keeps happening, tell the app's makers."
+): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.text(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head>` +
       `<body><h1>This sign-in link does not work</h1><p>${escapeHtml(message)}</p><p><code>${escapeHtml(code)}</code></p>` +
-      `<p>Go back to the app and try again; if it keeps happening, tell the app's makers.</p></body></html>`,
+      `<p>${escapeHtml(advice)}</p></body></html>`,
     { status: 400, contentType: "text/html; charset=utf-8", headers: { ...PAGE_HEADERS, "content-security-policy": csp(null) } }
   )
 
 /**
  * The plain hosted page (the designed one comes later): its script starts
- * the flow with the page's own query, as JSON, then walks the flow API one
- * step at a time with the same calls any script with a cookie jar can make.
+ * the flow with the page's own query, as JSON, or with `?flow=<id>` alone
+ * resumes that flow (after an identity provider's round trip), then walks the
+ * flow API one step at a time with the same calls any script with a cookie
+ * jar can make.
  */
 const SCRIPT = String.raw`
 const root = document.getElementById("flow");
@@ -51,8 +60,10 @@ const show = (answer) => {
   if (flow.redirect_to) { location.replace(flow.redirect_to); return; }
   const at = (p) => "/v1/flows/" + encodeURIComponent(flow.id) + p;
   root.append(el("h1", "Sign in to " + flow.app.name));
+  if (flow.error && !answer.error) root.append(el("p", flow.error.message));
   if (flow.step === "choose_method") {
     if (flow.signed_in_as) { const b = el("button", "Continue as " + flow.signed_in_as.display_name); b.onclick = () => call(at("/continue")).then(show); root.append(b); }
+    flow.methods.filter((m) => m.startsWith("idp_")).forEach((m) => { const b = el("button", "Continue with " + m); b.onclick = () => call(at("/providers/" + m)).then((a) => a.authorization_url ? location.assign(a.authorization_url) : show(a)); root.append(b); });
     root.append(form("Email address", ["email"], ([v]) => call(at("/code"), { channel: "email", destination: v }).then(show)));
   } else if (flow.step === "verify_code") {
     root.append(form("Code sent to " + flow.challenge.destination, ["code"], ([v]) => call(at("/code/verify"), { code: v }).then(show)));
@@ -71,7 +82,10 @@ const show = (answer) => {
 };
 const query = Object.fromEntries(new URLSearchParams(location.search));
 let timezone; try { timezone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) {}
-call("/v1/flows", { ...query, timezone }).then(show, () => root.replaceChildren(el("p", "Could not start signing in.")));
+const begin = Object.keys(query).length === 1 && query.flow
+  ? fetch("/v1/flows/" + encodeURIComponent(query.flow), { credentials: "same-origin" }).then((r) => r.json())
+  : call("/v1/flows", { ...query, timezone });
+begin.then(show, () => root.replaceChildren(el("p", "Could not start signing in.")));
 `
 
 export const hostedPage = (): HttpServerResponse.HttpServerResponse => {

@@ -26,12 +26,14 @@ import {
   FlowNotBound,
   FlowNotFound,
   FlowUnknownApp,
+  IdentityInUse,
   InvalidScope,
   InvalidState,
   InvalidStep,
   MethodNotEnabled,
   MethodNotEnabledForMove,
   NoPreviousPage,
+  ProviderUnavailable,
   ReauthenticationRequired,
   RedirectUriNotRegistered,
   RequirementsMissing,
@@ -42,9 +44,10 @@ import {
   SignupNotBound,
   UnsupportedResponseType
 } from "./errors.ts"
-import { FlowResponse } from "./FlowView.ts"
+import { FlowResponse, ProviderStartResponse } from "./FlowView.ts"
 
 const FlowPath = Schema.Struct({ id: Schema.String })
+const ProviderPath = Schema.Struct({ id: Schema.String, provider: Schema.String.annotations({ description: "idp_a" }) })
 const Text = Schema.String.pipe(Schema.maxLength(4096))
 
 /** The authorize query as JSON (unknown fields ignored, empty strings absent) plus the browser's timezone. */
@@ -107,7 +110,16 @@ export class FlowsApi extends HttpApiGroup.make("flows")
         "Starts a hosted sign-in flow from the authorize query, with the sa_flow cookie (Max-Age 3600). prompt=none is decided at once: complete or failed, still 201. 300 a minute per IP."
       )
   )
-  .add(HttpApiEndpoint.get("get", "/v1/flows/:id").setPath(FlowPath).addSuccess(FlowResponse))
+  .add(
+    HttpApiEndpoint.get("get", "/v1/flows/:id")
+      .setPath(FlowPath)
+      .addSuccess(FlowResponse)
+      .addError(errorResponse(RequirementsMissing))
+      .annotate(
+        OpenApi.Description,
+        "The flow. Also claims the answer of an identity provider round trip made from this flow: a linked identity signs its account in (sa_session), a new one goes to signup (sa_signup), a failure shows in flow.error at choose_method."
+      )
+  )
   .add(
     move("continue", "/continue")
       .addError(errorResponse(SessionRequired))
@@ -159,7 +171,20 @@ export class FlowsApi extends HttpApiGroup.make("flows")
       .addError(errorResponse(ValidationFailed))
       .addError(errorResponse(EmailInUse))
       .addError(errorResponse(PhoneInUse))
+      .addError(errorResponse(IdentityInUse))
       .addError(errorResponse(RequirementsMissing))
+  )
+  .add(
+    HttpApiEndpoint.post("provider", "/v1/flows/:id/providers/:provider")
+      .setPath(ProviderPath)
+      .setPayload(Empty)
+      .addSuccess(ProviderStartResponse)
+      .addError(errorResponse(MethodNotEnabledForMove))
+      .addError(errorResponse(ProviderUnavailable))
+      .annotate(
+        OpenApi.Description,
+        "Starts a round trip to an identity provider the app enabled and this deployment (or the app, in byo mode) configured: answers the provider's authorization_url (state, nonce, PKCE S256). The provider answers at /v1/providers/{provider}/callback; the flow claims that answer on its next GET."
+      )
   )
   .add(
     move("detailsAdd", "/details/add")

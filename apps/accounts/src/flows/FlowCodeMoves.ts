@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { ValidationFailed } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Duration, Effect, Either, Option, Random } from "effect"
@@ -14,7 +15,7 @@ import {
   DetailNotOnPage,
   EmailDomainNotAllowed,
   FlowInvalidRequest,
-
+  IdentityInUse,
   MethodNotEnabledForMove,
   SignupAlreadyCompleted,
   SignupExpired,
@@ -24,6 +25,7 @@ import {
 import { BROWSER_SESSION_LIFETIME } from "./BrowserSessions.ts"
 import { type CookieToSet, domainAllowed, FlowCore, type FlowCookies, type Loaded } from "./FlowCore.ts"
 import type { ContactField, FlowState, SentCode } from "./FlowState.ts"
+import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
 
 const sentCode = (channel: ContactField, destination: string, challenge: VerificationChallenge): SentCode => ({
@@ -70,6 +72,8 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     const sessions = yield* BrowserSessions
     const signups = yield* SignupSessions
     const limiter = yield* RateLimiter
+    const identities = yield* LinkedIdentities
+    const sql = yield* SqlClient.SqlClient
 
     const purposeOf = (flowId: string) => `flow:${flowId}`
     const detailPurposeOf = (flowId: string) => `flow_detail:${flowId}`
@@ -97,7 +101,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         })
         return yield* core.commit(loaded, {
           step: "verify_code",
-          state: { ...loaded.row.state, challenge: sentCode(channel, address, challenge) }
+          state: { ...loaded.row.state, challenge: sentCode(channel, address, challenge), error: null }
         })
       })
 
@@ -159,7 +163,15 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
           step: "signup",
           state: {
             ...cleared,
-            signup: { id: signup.id, channel: sent.channel, destination: sent.destination, expires_at: signup.expiresAt.toISOString() }
+            signup: {
+              id: signup.id,
+              channel: sent.channel,
+              destination: sent.destination,
+              expires_at: signup.expiresAt.toISOString(),
+              provider: null,
+              provider_pfp_url: null,
+              display_name: null
+            }
           }
         }, [{ name: SIGNUP_COOKIE, value: signup.cookie, maxAge: Duration.hours(48) }])
       })
@@ -187,12 +199,26 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
             dob: input.dob,
             ...(found.value.channel === "email" ? { email: found.value.address } : { phone: found.value.address })
           })
-        const carbon = input.id !== undefined
-          ? yield* create(input.id)
-          // A generated handle may be taken: a few fresh draws, then the error as it is.
-          : yield* Effect.flatMap(handleFrom(input.display_name), create).pipe(
-            Effect.retry({ times: 4, while: (error) => error._tag === "IdTaken" || error._tag === "IdReserved" })
-          )
+        const session = found.value
+        const carbon = yield* sql.withTransaction(Effect.gen(function*() {
+          const made = input.id !== undefined
+            ? yield* create(input.id)
+            // A generated handle may be taken: a few fresh draws, then the error as it is.
+            : yield* Effect.flatMap(handleFrom(input.display_name), create).pipe(
+              Effect.retry({ times: 4, while: (error) => error._tag === "IdTaken" || error._tag === "IdReserved" })
+            )
+          // A provider sign-up links its identity with the account, or makes no account.
+          if (session.provider !== null && session.provider_subject !== null) {
+            const linked = yield* identities.link(session.provider, session.provider_subject, made.uuid, session.address, loaded.at)
+            if (!linked) {
+              return yield* new IdentityInUse({
+                message: "This identity signs in another account already.",
+                hint: "Sign in with it instead."
+              })
+            }
+          }
+          return made
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
         yield* signups.complete(found.value.id, carbon.uuid, loaded.at)
         const clear: CookieToSet = { name: SIGNUP_COOKIE, value: "", maxAge: Duration.zero }
         return yield* signedIn(loaded, { ...state, signup: null }, carbon.uuid, [clear])
@@ -253,8 +279,8 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         return yield* core.commit(loaded, { step: "details", state: { ...state, detail_challenge: null } })
       })
 
-    return { requestCode, resendCode, verifyCode, signup, addDetail, verifyDetail } as const
+    return { requestCode, resendCode, verifyCode, signup, addDetail, verifyDetail, signedIn } as const
   }),
-  dependencies: [FlowCore.Default, BrowserSessions.Default, SignupSessions.Default]
+  dependencies: [FlowCore.Default, BrowserSessions.Default, SignupSessions.Default, LinkedIdentities.Default]
 }) {}
 

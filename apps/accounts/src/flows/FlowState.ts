@@ -43,7 +43,11 @@ export const FlowState = Schema.Struct({
     id: Schema.String,
     channel: ContactField,
     destination: Schema.String,
-    expires_at: Schema.String
+    expires_at: Schema.String,
+    /** A sign-up from an identity provider: its name, and the photo and display name it offered. */
+    provider: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+    provider_pfp_url: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+    display_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
   })),
   pages: Schema.Array(DetailPage),
   page_index: Schema.Number,

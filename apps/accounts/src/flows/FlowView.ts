@@ -39,7 +39,9 @@ export const FlowView = Schema.Struct({
     copy: Copy,
     first_party: Schema.Boolean
   }),
-  methods: Schema.Array(Method).annotations({ description: "enabled, in button order" }),
+  methods: Schema.Array(Method).annotations({
+    description: "enabled and offered here (a provider needs a client), in button order"
+  }),
   signed_in_as: Schema.NullOr(AccountSummary),
   challenge: Schema.NullOr(Challenge).annotations({ description: "at verify_code" }),
   signup: Schema.NullOr(Schema.Struct({
@@ -86,3 +88,8 @@ export const FlowView = Schema.Struct({
 export type FlowView = typeof FlowView.Type
 
 export const FlowResponse = Schema.Struct({ flow: FlowView }).annotations({ identifier: "FlowResponse" })
+
+export const ProviderStartResponse = Schema.Struct({
+  flow: FlowView,
+  authorization_url: Schema.String.annotations({ description: "where the browser goes next: the identity provider" })
+}).annotations({ identifier: "FlowProviderStart" })

@@ -7,11 +7,12 @@ import { AccountsConfig } from "../config.ts"
 import { FlowCodeMoves } from "./FlowCodeMoves.ts"
 import type { Moved } from "./FlowCore.ts"
 import { FlowEngine } from "./FlowEngine.ts"
+import { FlowProviderMoves } from "./FlowProviderMoves.ts"
 import { answerMoved, readFlowCookies } from "./flowCookies.ts"
 
 const createsPerIp: RateLimitRule = { id: "flows_create", operation: "POST /v1/flows", limit: 300, window: "1 minute", per: "IP" }
 
-/** A used code must not be lost to a dropped connection: code and sign-up moves run to the end. */
+/** A used code or a claimed provider answer must not be lost to a dropped connection: those moves run to the end. */
 const toTheEnd = { uninterruptible: true } as const
 
 export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
@@ -19,6 +20,7 @@ export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =
     const config = yield* AccountsConfig
     const engine = yield* FlowEngine
     const codeMoves = yield* FlowCodeMoves
+    const providerMoves = yield* FlowProviderMoves
     const limiter = yield* RateLimiter
     const settings = { production: config.environment === "production" }
     const cookies = readFlowCookies(settings)
@@ -37,8 +39,8 @@ export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =
       .handle("get", ({ path }) =>
         Effect.gen(function*() {
           yield* noStore
-          return yield* answer(yield* engine.get(path.id, yield* cookies))
-        }))
+          return yield* answer(yield* providerMoves.get(path.id, yield* cookies))
+        }), toTheEnd)
       .handle("continue", ({ path }) =>
         Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.continueAs(path.id, c)), answer)))
       .handle("switch", ({ path }) =>
@@ -63,6 +65,13 @@ export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =
           yield* post
           return yield* answer(yield* codeMoves.signup(path.id, yield* cookies, payload))
         }), toTheEnd)
+      .handle("provider", ({ path }) =>
+        Effect.gen(function*() {
+          yield* post
+          const started = yield* providerMoves.start(path.id, yield* cookies, path.provider)
+          const { flow } = yield* answer(started)
+          return { flow, authorization_url: started.authorization_url }
+        }))
       .handle("detailsAdd", ({ path, payload }) =>
         Effect.gen(function*() {
           yield* post

@@ -3,6 +3,15 @@ import { randomToken, sha256Hex } from "@platform/crypto"
 import { Duration, Effect, Option, Schema } from "effect"
 import type { ContactField } from "./FlowState.ts"
 import { rowsDecoder } from "@platform/database"
+import { ProviderName } from "../providers/ProviderAnswer.ts"
+
+/** The identity a provider sign-up links to its new account, with what the provider offered for the form. */
+export interface ProviderSignup {
+  readonly provider: ProviderName
+  readonly subject: string
+  readonly pfpUrl: string | null
+  readonly displayName: string | null
+}
 
 /** A sign-up session lasts 48 hours (spec 1, Lifetimes). */
 export const SIGNUP_LIFETIME = Duration.hours(48)
@@ -14,33 +23,38 @@ const SignupRow = Schema.Struct({
   channel: Schema.Literal("email", "phone"),
   address: Schema.String,
   expires_at: Schema.DateFromSelf,
-  completed_at: Schema.NullOr(Schema.DateFromSelf)
+  completed_at: Schema.NullOr(Schema.DateFromSelf),
+  provider: Schema.NullOr(ProviderName),
+  provider_subject: Schema.NullOr(Schema.String)
 })
 export type SignupRow = typeof SignupRow.Type
 
 const decodeRows = rowsDecoder(SignupRow)
 
-/** Addresses proven by a code that no account holds yet, bound to a browser by the `sa_signup` cookie. */
+/** Addresses proven by a code or an identity provider that no account holds yet, bound to a browser by the `sa_signup` cookie. */
 export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/SignupSessions", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
     /** A new sign-up session; the cookie value is returned once. */
-    const start = (flowId: string, channel: ContactField, address: string, at: Date) =>
+    const start = (flowId: string, channel: ContactField, address: string, at: Date, provider: ProviderSignup | null = null) =>
       Effect.gen(function*() {
         const id = randomToken("sup_", 16)
         const cookie = randomToken("sas_")
         const expiresAt = new Date(at.getTime() + Duration.toMillis(SIGNUP_LIFETIME))
         yield* sql`
-          INSERT INTO signup_sessions (id, cookie_hash, flow_id, channel, address, created_at, expires_at)
-          VALUES (${id}, ${sha256Hex(cookie)}, ${flowId}, ${channel}, ${address}, ${at}, ${expiresAt})
+          INSERT INTO signup_sessions (id, cookie_hash, flow_id, channel, address, created_at, expires_at,
+                                       provider, provider_subject, provider_pfp_url, provider_display_name)
+          VALUES (${id}, ${sha256Hex(cookie)}, ${flowId}, ${channel}, ${address}, ${at}, ${expiresAt},
+                  ${provider?.provider ?? null}, ${provider?.subject ?? null}, ${provider?.pfpUrl ?? null},
+                  ${provider?.displayName ?? null})
         `.pipe(Effect.orDie)
         return { id, cookie, expiresAt }
       })
 
     const findByCookie = (cookie: string): Effect.Effect<Option.Option<SignupRow>> =>
       sql`
-        SELECT id, flow_id, channel, address, expires_at, completed_at FROM signup_sessions
+        SELECT id, flow_id, channel, address, expires_at, completed_at, provider, provider_subject FROM signup_sessions
         WHERE cookie_hash = ${sha256Hex(cookie)}
       `.pipe(Effect.orDie, Effect.flatMap(decodeRows), Effect.map((rows) => Option.fromNullable(rows[0])))
 

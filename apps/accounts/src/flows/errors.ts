@@ -79,3 +79,10 @@ export class RequirementsMissing extends ApiError<RequirementsMissing>()("Requir
 export class InvalidState extends ApiError<InvalidState>()("InvalidState", { code: "invalid_state", status: 400 }) {}
 export class FlowChanged extends ApiError<FlowChanged>()("FlowChanged", { code: "flow_changed", status: 409 }) {}
 export class AccountChanged extends ApiError<AccountChanged>()("AccountChanged", { code: "account_changed", status: 409 }) {}
+/** The identity a provider sign-up would link is linked to another account meanwhile. */
+export class IdentityInUse extends ApiError<IdentityInUse>()("IdentityInUse", { code: "identity_in_use", status: 409 }) {}
+/** The identity provider could not be reached to start a round trip. */
+export class ProviderUnavailable extends ApiError<ProviderUnavailable>()("ProviderUnavailable", {
+  code: "provider_unavailable",
+  status: 503
+}) {}

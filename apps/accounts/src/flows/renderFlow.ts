@@ -6,6 +6,8 @@ import type { ContactRow } from "../accounts/ContactRow.ts"
 import type { AppRow } from "../apps/AppRecord.ts"
 import type { DetailName } from "../apps/signinConfig/fields.ts"
 import { enabledMethods } from "../apps/signinConfig/publicSigninView.ts"
+import { AccountsConfig } from "../config.ts"
+import { methodOffered } from "../providers/methodOffered.ts"
 import { maskEmail, maskPhone } from "../verification/destination.ts"
 import { type DetailValues, grantedDetails } from "./detailPages.ts"
 import type { FlowRow } from "./FlowsRepo.ts"
@@ -37,6 +39,7 @@ const shownContact = (rows: ReadonlyArray<ContactRow>): string | null =>
 
 /** Reads what the flow pages show: accounts, their details, memberships. */
 export const makeFlowRendering = Effect.gen(function*() {
+  const settings = yield* AccountsConfig
   const accounts = yield* AccountsRepo
   const memberships = yield* Memberships
 
@@ -85,20 +88,20 @@ export const makeFlowRendering = Effect.gen(function*() {
           copy: app.signin_config.copy,
           first_party: app.source === "first_party"
         },
-        methods: enabledMethods(app.signin_config),
+        methods: enabledMethods(app.signin_config).filter(methodOffered(settings.idpA, app.signin_config)),
         signed_in_as: Option.getOrNull(Option.map(account, accountSummary)),
         challenge: row.step === "verify_code" && state.challenge !== null ? challengeView(state.challenge) : null,
         signup: row.step === "signup" && state.signup !== null
           ? {
-            display_name: null,
+            display_name: state.signup.display_name,
             id: null,
             timezone: state.timezone ?? "UTC",
             dob: null,
             pfp_url: null,
             email: state.signup.channel === "email" ? maskEmail(state.signup.destination) : null,
             phone: state.signup.channel === "phone" ? maskPhone(state.signup.destination) : null,
-            provider: null,
-            provider_pfp_url: null,
+            provider: state.signup.provider,
+            provider_pfp_url: state.signup.provider_pfp_url,
             finishing_import: false,
             imported_by: null,
             expires_at: state.signup.expires_at

@@ -25,11 +25,16 @@ export const setSigninConfig = (appId: string, path: ReadonlyArray<string>, valu
       WHERE app_id = ${appId}
     `).pipe(Effect.orDie, Effect.asVoid)
 
-/** A fake app taking REDIRECT and two loopback URIs; with `terms`, its review page is on. */
-export const makeFlowApp = (options: { readonly scopeFields?: ReadonlyArray<string>; readonly terms?: boolean } = {}) =>
+interface FlowAppOptions {
+  readonly scopeFields?: ReadonlyArray<string>
+  readonly terms?: boolean
+}
+
+/** A fake app taking REDIRECT and two loopback URIs, with its secret; with `terms`, its review page is on. */
+export const makeFlowAppWithSecret = (options: FlowAppOptions = {}) =>
   Effect.gen(function*() {
     const appId = `flowapp${counter++}`
-    yield* createFakeApp({
+    const { secret } = yield* createFakeApp({
       appId,
       name: "Flow App",
       redirectUris: [REDIRECT, LOOPBACK, LOCALHOST],
@@ -37,8 +42,11 @@ export const makeFlowApp = (options: { readonly scopeFields?: ReadonlyArray<stri
       scopeFields: options.scopeFields ?? []
     }).pipe(Effect.orDie)
     if (options.terms === true) yield* setSigninConfig(appId, ["copy", "terms_url"], "https://app.example/terms")
-    return appId
+    return { appId, secret }
   }).pipe(Effect.provide([AccountsRepo.Default, AppsRepo.Default]))
+
+/** A fake app taking REDIRECT and two loopback URIs; with `terms`, its review page is on. */
+export const makeFlowApp = (options: FlowAppOptions = {}) => Effect.map(makeFlowAppWithSecret(options), ({ appId }) => appId)
 
 export const authorizeQuery = (appId: string, extra: Record<string, string> = {}) =>
   new URLSearchParams({

@@ -1,0 +1,101 @@
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { constantTimeEqual, sha256Hex } from "@platform/crypto"
+import { Effect, Either, Option } from "effect"
+import { normalizeAddress } from "../accounts/contactAddresses.ts"
+import { AccountsApi } from "../api.ts"
+import { AppsRepo } from "../apps/AppsRepo.ts"
+import { errorPage, found } from "../authorize/pages.ts"
+import { AccountsConfig } from "../config.ts"
+import { readFlowCookies } from "../flows/flowCookies.ts"
+import type { FlowRow } from "../flows/FlowsRepo.ts"
+import { FlowsRepo } from "../flows/FlowsRepo.ts"
+import { now } from "../now.ts"
+import { failedAnswer, type ProviderAnswer, ProviderFailed, type ProviderFailureCode } from "./ProviderAnswer.ts"
+import { type ExternalProvider, providerCallbackUrl, ProviderRegistry } from "./ProviderRegistry.ts"
+import { type TakenRoundTrip, RoundTrips } from "./RoundTrips.ts"
+
+const fail = (code: ProviderFailureCode, message: string) => Effect.fail(new ProviderFailed({ code, message }))
+
+const text = (value: unknown): string | null => typeof value === "string" && value.length > 0 ? value : null
+
+export const ProvidersLive = HttpApiBuilder.group(AccountsApi, "providers", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* AccountsConfig
+    const registry = yield* ProviderRegistry
+    const trips = yield* RoundTrips
+    const flows = yield* FlowsRepo
+    const apps = yield* AppsRepo
+    const cookies = readFlowCookies({ production: config.environment === "production" })
+
+    /** The provider's answer to a round trip, checked: a verified identity, or why not. */
+    const decide = (provider: ExternalProvider, flow: FlowRow, trip: TakenRoundTrip, state: string, query: URLSearchParams) =>
+      Effect.gen(function*() {
+        const error = query.get("error")
+        if (error === "access_denied") return yield* fail("provider_cancelled", "Signing in at the identity provider was cancelled.")
+        if (error !== null) return yield* fail("provider_error", "The identity provider could not sign you in.")
+        const app = Option.getOrThrow(yield* apps.find(flow.app_id))
+        const client = yield* provider.clientFor(app)
+        if (Option.isNone(client) || client.value.clientId !== trip.client_id) {
+          return yield* fail("provider_config_changed", "The app changed how it signs in with this provider meanwhile.")
+        }
+        const callback = new URL(providerCallbackUrl(config.publicUrl, provider.name))
+        callback.search = query.toString()
+        const claims = yield* provider.relyingParty.exchange(client.value, callback, {
+          state,
+          nonce: trip.nonce,
+          codeVerifier: trip.code_verifier
+        })
+        const refusal = provider.admit(app.signin_config, claims)
+        if (Option.isSome(refusal)) return yield* Effect.fail(refusal.value)
+        const email = text(claims.email)
+        if (email === null) return yield* fail("provider_email_invalid", "The identity provider shared no email address.")
+        if (claims.email_verified !== true && claims.email_verified !== "true") {
+          return yield* fail("email_not_verified", "The identity provider has not verified this email address.")
+        }
+        const address = normalizeAddress("email", email)
+        if (Either.isLeft(address)) {
+          return yield* fail("provider_email_invalid", "The identity provider's email address is not one we can use.")
+        }
+        return {
+          kind: "identity",
+          identity: { subject: claims.sub, email: address.right, name: text(claims.name), picture: text(claims.picture) }
+        } satisfies ProviderAnswer
+      })
+
+    return handlers.handle("callback", ({ path }) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const query = new URL(request.url, config.publicUrl).searchParams
+        const provider = registry.lookup(path.provider)
+        const states = query.getAll("state")
+        if (Option.isNone(provider) || states.length !== 1) {
+          return errorPage("invalid_state", "This answer from an identity provider is not one we asked for.")
+        }
+        const state = states[0]!
+        const taken = yield* trips.take(provider.value.name, state, yield* now)
+        if (Option.isNone(taken)) {
+          return errorPage("invalid_state", "This answer from an identity provider is unknown, expired or already used.")
+        }
+        const trip = taken.value
+        const flow = Option.getOrThrow(yield* flows.find(trip.flow_id))
+        const held = (yield* cookies).flow
+        if (held === undefined || !constantTimeEqual(sha256Hex(held), flow.cookie_hash)) {
+          // Not this browser's flow: nothing is exchanged, so a forwarded answer cannot sign this browser in.
+          yield* trips.answer(state, {
+            kind: "failed",
+            code: "provider_answer_elsewhere",
+            message: "The identity provider answered in another browser or window."
+          })
+          return errorPage(
+            "provider_answer_elsewhere",
+            "This sign-in was started in another browser or window.",
+            "Go back to the window where you started signing in, and try again there."
+          )
+        }
+        const answer = yield* decide(provider.value, flow, trip, state, query).pipe(
+          Effect.catchTag("ProviderFailed", (failure) => Effect.succeed(failedAnswer(failure)))
+        )
+        yield* trips.answer(state, answer)
+        return found(`${config.publicUrl}/authorize?flow=${encodeURIComponent(flow.id)}`)
+      }), { uninterruptible: true })
+  }))
