@@ -34,21 +34,31 @@ const providerApp = Effect.gen(function*() {
   return app
 })
 
-/**
- * The whole round trip as a browser makes it: start, the provider (which answers `next` at once),
- * the callback in this browser, then the GET of the flow that claims the answer.
- */
-const roundTrip = (b: Browser, flowId: string, next: NextAnswer) =>
+/** Starts the flow's round trip and lets the provider answer `next`: the callback path it sends the browser to, not yet followed. */
+const toCallback = (b: Browser, flowId: string, next: NextAnswer) =>
   Effect.gen(function*() {
     const idp = yield* FakeIdpServer
     idp.answer(next)
     const started = yield* run(() => b.post(`/v1/flows/${flowId}/providers/idp_a`))
     expect(started.status).toBe(200)
     const atProvider = yield* run(() => fetch(started.body.authorization_url, { redirect: "manual" }))
-    const callback = new URL(atProvider.headers.get("location")!)
-    const back = yield* run(() => b.get(`${callback.pathname}${callback.search}`))
+    const location = new URL(atProvider.headers.get("location")!)
+    return { started, callback: `${location.pathname}${location.search}` }
+  })
+
+/**
+ * The whole round trip as a browser makes it: start, the provider (which answers `next` at once),
+ * the callback in this browser, then the GET of the flow that claims the answer.
+ */
+const roundTrip = (b: Browser, flowId: string, next: NextAnswer) =>
+  Effect.gen(function*() {
+    const { callback, started } = yield* toCallback(b, flowId, next)
+    const back = yield* run(() => b.get(callback))
     expect(back.status).toBe(302)
     expect(back.headers.get("location")).toBe(`${b.origin}/authorize?flow=${flowId}`)
+    const page = yield* run(() => b.get(`/authorize?flow=${flowId}`))
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/)
     const claimed = yield* run(() => b.get(`/v1/flows/${flowId}`))
     expect(claimed.status).toBe(200)
     return { started, claimed: claimed.body.flow }
@@ -188,6 +198,26 @@ layer(Tested, { excludeTestServices: true })("hosted flow with an identity provi
       expect(yield* refusedWith({ ...person("sub-a", "a@example.com"), audience: "someone-else" })).toBe("provider_token_invalid")
     }))
 
+  it.effect("a token endpoint that refuses the code is provider_error; one that is down is provider_unavailable", () =>
+    Effect.gen(function*() {
+      expect(yield* refusedWith({ ...person("sub-r", "r@example.com"), token: "invalid_grant" })).toBe("provider_error")
+      expect(yield* refusedWith({ ...person("sub-d", "d@example.com"), token: "down" })).toBe("provider_unavailable")
+    }))
+
+  it.effect("an app that changes its idp_a client during the round trip gets provider_config_changed", () =>
+    Effect.gen(function*() {
+      const idp = yield* FakeIdpServer
+      const { appId } = yield* providerApp
+      const b = yield* browser
+      const flowId: string = (yield* startFlow(b, appId)).body.flow.id
+      const { callback } = yield* toCallback(b, flowId, person("sub-x", "x@example.com"))
+      yield* setSigninConfig(appId, ["idp_a", "mode"], "byo")
+      yield* setSigninConfig(appId, ["idp_a", "client_id"], idp.byoClient.clientId)
+      expect((yield* run(() => b.get(callback))).status).toBe(302)
+      const flow = (yield* run(() => b.get(`/v1/flows/${flowId}`))).body.flow
+      expect(flow).toMatchObject({ step: "choose_method", error: { code: "provider_config_changed" } })
+    }))
+
   it.effect("an email the provider has not verified is email_not_verified", () =>
     Effect.map(
       refusedWith(person("sub-u", "u@example.com", { email_verified: false })),
@@ -231,21 +261,17 @@ layer(Tested, { excludeTestServices: true })("hosted flow with an identity provi
 
   it.effect("an answer in a browser that does not hold the flow is refused there and recorded as provider_answer_elsewhere", () =>
     Effect.gen(function*() {
-      const idp = yield* FakeIdpServer
       const { appId } = yield* providerApp
       const mine = yield* browser
       const flowId: string = (yield* startFlow(mine, appId)).body.flow.id
-      idp.answer(person("sub-e", "e@example.com"))
-      const started = yield* run(() => mine.post(`/v1/flows/${flowId}/providers/idp_a`))
-      const atProvider = yield* run(() => fetch(started.body.authorization_url, { redirect: "manual" }))
-      const callback = new URL(atProvider.headers.get("location")!)
+      const { callback } = yield* toCallback(mine, flowId, person("sub-e", "e@example.com"))
       const other = yield* browser
-      const elsewhere = yield* run(() => other.get(`${callback.pathname}${callback.search}`))
+      const elsewhere = yield* run(() => other.get(callback))
       expect(elsewhere.status).toBe(400)
       expect(elsewhere.headers.get("location")).toBeNull()
       expect(elsewhere.body).toContain("provider_answer_elsewhere")
       // The same answer cannot be replayed in the right browser either.
-      const replay = yield* run(() => mine.get(`${callback.pathname}${callback.search}`))
+      const replay = yield* run(() => mine.get(callback))
       expect(replay.status).toBe(400)
       const flow = (yield* run(() => mine.get(`/v1/flows/${flowId}`))).body.flow
       expect(flow).toMatchObject({ step: "choose_method", error: { code: "provider_answer_elsewhere" } })

@@ -14,6 +14,8 @@ export interface NextAnswer {
   readonly audience?: string
   /** Signs the ID token with a key the provider does not publish (same kid). */
   readonly forged?: boolean
+  /** The token endpoint refuses the code (400 invalid_grant) or is down (503, not JSON). */
+  readonly token?: "invalid_grant" | "down"
 }
 
 /** The authorization requests the provider received, as their queries. */
@@ -129,6 +131,11 @@ export const startFakeIdp = async (): Promise<FakeIdp> => {
         issued.challenge !== challenge
       ) {
         return json(response, 400, { error: "invalid_grant" })
+      }
+      if (issued.next.token === "invalid_grant") return json(response, 400, { error: "invalid_grant" })
+      if (issued.next.token === "down") {
+        response.writeHead(503, { "content-type": "text/plain" })
+        return response.end("down for maintenance")
       }
       const nonce = issued.next.nonce ?? issued.nonce
       const idToken = await new SignJWT({ ...issued.next.claims, ...(nonce === null ? {} : { nonce }) })
