@@ -1,4 +1,5 @@
-import { Config, ConfigError, Context, Effect, Either, Layer, Option, type Redacted } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { checkP256PrivateKey } from "./apps/signinConfig/idpSecrets.ts"
 
 export type Environment = "development" | "production"
 
@@ -8,14 +9,32 @@ export interface ProviderClientSettings {
   readonly clientSecret: Redacted.Redacted<string>
 }
 
-/** idp_a, an OpenID Connect provider: its issuer, and the deployment's client when one is configured. */
-export interface IdpASettings {
+/** An identity provider: its issuer, and the deployment's client when one is configured. */
+export interface ProviderSettings<Client> {
   readonly issuer: string
-  /** None: managed idp_a is not configured here (apps in byo mode still bring their own client). */
-  readonly client: Option.Option<ProviderClientSettings>
+  /** None: the managed provider is not configured here (apps in byo mode still bring their own client). */
+  readonly client: Option.Option<Client>
 }
 
+/** idp_a, an OpenID Connect provider. */
+export type IdpASettings = ProviderSettings<ProviderClientSettings>
+
 export const IDP_A_DEFAULT_ISSUER = "https://accounts.google.com"
+
+/** The deployment's own idp_b client (managed mode): its client secrets are JWTs it signs with its key. */
+export interface IdpBClientSettings {
+  /** The services id, which is the client id. */
+  readonly servicesId: string
+  readonly teamId: string
+  readonly keyId: string
+  /** PKCS#8 PEM of a P-256 private key. */
+  readonly privateKey: Redacted.Redacted<string>
+}
+
+/** idp_b, an OpenID provider answering by form_post (Apple-like). */
+export type IdpBSettings = ProviderSettings<IdpBClientSettings>
+
+export const IDP_B_DEFAULT_ISSUER = "https://appleid.apple.com"
 
 /** Everything the accounts service reads from its environment, validated at start. */
 export interface AccountsSettings {
@@ -33,6 +52,7 @@ export interface AccountsSettings {
   /** How soon a key rotated by another process (the operator command) is used here. */
   readonly keysRefreshSeconds: number
   readonly idpA: IdpASettings
+  readonly idpB: IdpBSettings
 }
 
 export class AccountsConfig extends Context.Tag("accounts/AccountsConfig")<AccountsConfig, AccountsSettings>() {}
@@ -60,6 +80,20 @@ const asIssuer = (value: string): Either.Either<string, string> => {
   return Either.left(`must be an http(s) issuer URL such as ${IDP_A_DEFAULT_ISSUER}, got ${JSON.stringify(value)}`)
 }
 
+const issuerSetting = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.mapOrFail((value) => Either.mapLeft(asIssuer(value), (message) => ConfigError.InvalidData([], message)))
+  )
+
+/** A team or key id of idp_b: 10 upper-case letters or digits. */
+const idpBId = (name: string) =>
+  Config.string(name).pipe(
+    Config.validate({ message: "must be 10 upper-case letters or digits", validation: (value) => /^[A-Z0-9]{10}$/.test(value) })
+  )
+
+const IDP_B_CLIENT = ["SERVICES_ID", "TEAM_ID", "KEY_ID", "PRIVATE_KEY"] as const
+
 const origin = (name: string) =>
   Config.string(name).pipe(
     Config.mapOrFail((value) => Either.mapLeft(asOrigin(value), (message) => ConfigError.InvalidData([], message)))
@@ -85,12 +119,27 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
     Config.withDefault(10),
     Config.validate({ message: "must be between 1 and 60", validation: (n) => n >= 1 && n <= 60 })
   ),
-  idpAIssuer: Config.string("IDP_A_ISSUER").pipe(
-    Config.withDefault(IDP_A_DEFAULT_ISSUER),
-    Config.mapOrFail((value) => Either.mapLeft(asIssuer(value), (message) => ConfigError.InvalidData([], message)))
-  ),
+  idpAIssuer: issuerSetting("IDP_A_ISSUER", IDP_A_DEFAULT_ISSUER),
   idpAClientId: Config.option(Config.string("IDP_A_CLIENT_ID")),
-  idpAClientSecret: Config.option(Config.redacted("IDP_A_CLIENT_SECRET"))
+  idpAClientSecret: Config.option(Config.redacted("IDP_A_CLIENT_SECRET")),
+  idpBIssuer: issuerSetting("IDP_B_ISSUER", IDP_B_DEFAULT_ISSUER),
+  idpBServicesId: Config.option(Config.string("IDP_B_SERVICES_ID").pipe(
+    Config.validate({
+      message: "must be 1 to 255 letters, digits, dots or hyphens",
+      validation: (value) => /^[A-Za-z0-9.-]{1,255}$/.test(value)
+    })
+  )),
+  idpBTeamId: Config.option(idpBId("IDP_B_TEAM_ID")),
+  idpBKeyId: Config.option(idpBId("IDP_B_KEY_ID")),
+  idpBPrivateKey: Config.option(Config.redacted("IDP_B_PRIVATE_KEY").pipe(
+    // The message never carries the key; the canonical PKCS#8 form is kept.
+    Config.mapOrFail((key) =>
+      Either.mapBoth(checkP256PrivateKey(Redacted.value(key)), {
+        onLeft: (message) => ConfigError.InvalidData(["IDP_B_PRIVATE_KEY"], message),
+        onRight: Redacted.make
+      })
+    )
+  ))
 }).pipe(
   Config.nested("ACCOUNTS"),
   Config.mapOrFail((raw) => {
@@ -107,13 +156,33 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
         ConfigError.InvalidData(["IDP_A_CLIENT_ID"], "must be set together with ACCOUNTS_IDP_A_CLIENT_SECRET")
       )
     }
-    const { idpAClientId, idpAClientSecret, idpAIssuer, ...settings } = raw
+    if (raw.environment === "production" && new URL(raw.idpBIssuer).protocol !== "https:") {
+      return Either.left(ConfigError.InvalidData(["IDP_B_ISSUER"], "must be an https URL in production"))
+    }
+    const idpBSet: ReadonlyArray<boolean> = [
+      Option.isSome(raw.idpBServicesId),
+      Option.isSome(raw.idpBTeamId),
+      Option.isSome(raw.idpBKeyId),
+      Option.isSome(raw.idpBPrivateKey)
+    ]
+    if (idpBSet.includes(true) && idpBSet.includes(false)) {
+      const missing = IDP_B_CLIENT.filter((_, i) => !idpBSet[i]).map((name) => `ACCOUNTS_IDP_B_${name}`)
+      return Either.left(
+        ConfigError.InvalidData(["IDP_B_SERVICES_ID"], `must be set together with the other idp_b settings (missing ${missing.join(", ")})`)
+      )
+    }
+    const { idpAClientId, idpAClientSecret, idpAIssuer, idpBIssuer, idpBKeyId, idpBPrivateKey, idpBServicesId, idpBTeamId, ...settings } =
+      raw
     return Either.right({
       ...settings,
       publicUrl: Option.getOrElse(raw.publicUrl, () => `http://127.0.0.1:${raw.port}`),
       idpA: {
         issuer: idpAIssuer,
         client: Option.zipWith(idpAClientId, idpAClientSecret, (clientId, clientSecret) => ({ clientId, clientSecret }))
+      },
+      idpB: {
+        issuer: idpBIssuer,
+        client: Option.all({ servicesId: idpBServicesId, teamId: idpBTeamId, keyId: idpBKeyId, privateKey: idpBPrivateKey })
       }
     })
   })

@@ -4,7 +4,7 @@ import { TestDatabase } from "@platform/database"
 import { InMemoryTransport, MessageDelivery } from "@platform/mail"
 import { freePort } from "@platform/testkit"
 import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
-import { AccountsConfigOf, type AccountsSettings, IDP_A_DEFAULT_ISSUER } from "../../src/config.ts"
+import { AccountsConfigOf, type AccountsSettings, IDP_A_DEFAULT_ISSUER, IDP_B_DEFAULT_ISSUER } from "../../src/config.ts"
 import { AccountsStoresLive } from "../../src/layers.ts"
 import { accountsMigrations } from "../../src/migrations.ts"
 import { AccountsServer } from "../../src/server.ts"
@@ -30,6 +30,7 @@ export const testSettings = (port: number, overrides: Partial<AccountsSettings> 
   drainSeconds: 1,
   keysRefreshSeconds: 10,
   idpA: { issuer: IDP_A_DEFAULT_ISSUER, client: Option.none() },
+  idpB: { issuer: IDP_B_DEFAULT_ISSUER, client: Option.none() },
   ...overrides
 })
 
