@@ -11,7 +11,7 @@ import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { FlowsMigration } from "./flows/FlowsMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
 import { SigninsMigration } from "./auth/SigninsMigration.ts"
-import { ProvidersMigration } from "./providers/ProvidersMigration.ts"
+import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
@@ -38,5 +38,6 @@ export const accountsMigrations: Migrations = {
   "0014_authorization_codes": AuthorizationCodesMigration,
   "0015_app_signins": AppSigninsMigration,
   "0016_flows": FlowsMigration,
-  "0017_linked_identities": ProvidersMigration
+  "0017_linked_identities": ProvidersMigration,
+  "0018_provider_form_post": ProvidersFormPostMigration
 }

@@ -8,16 +8,15 @@ import {
   browser,
   makeFlowApp,
   makeFlowAppWithSecret,
+  patchSigninConfig,
   proveEmail,
+  redeemCode,
   REDIRECT,
   run,
   setSigninConfig,
   startFlow
 } from "./support/flows.ts"
-import { fetchAnswer } from "./support/http.ts"
-
-/** RFC 7636's example verifier, whose S256 challenge the flows send. */
-const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+import { claimAfterCallback, refusedAfter } from "./support/providerFlows.ts"
 
 /** The accounts server with idp_a managed by the fake provider. */
 const Tested = Layer.unwrapEffect(
@@ -53,15 +52,7 @@ const toCallback = (b: Browser, flowId: string, next: NextAnswer) =>
 const roundTrip = (b: Browser, flowId: string, next: NextAnswer) =>
   Effect.gen(function*() {
     const { callback, started } = yield* toCallback(b, flowId, next)
-    const back = yield* run(() => b.get(callback))
-    expect(back.status).toBe(302)
-    expect(back.headers.get("location")).toBe(`${b.origin}/authorize?flow=${flowId}`)
-    const page = yield* run(() => b.get(`/authorize?flow=${flowId}`))
-    expect(page.status).toBe(200)
-    expect(page.headers.get("content-type")).toMatch(/^text\/html/)
-    const claimed = yield* run(() => b.get(`/v1/flows/${flowId}`))
-    expect(claimed.status).toBe(200)
-    return { started, claimed: claimed.body.flow }
+    return { started, claimed: yield* claimAfterCallback(b, flowId, callback) }
   })
 
 const person = (sub: string, email: string, extra: Record<string, unknown> = {}): NextAnswer => ({
@@ -69,17 +60,7 @@ const person = (sub: string, email: string, extra: Record<string, unknown> = {})
 })
 
 /** The flow's error after a round trip answering `next`, the flow staying at choose_method. */
-const refusedWith = (next: NextAnswer) =>
-  Effect.gen(function*() {
-    const { appId } = yield* providerApp
-    const b = yield* browser
-    const flowId: string = (yield* startFlow(b, appId)).body.flow.id
-    const { claimed } = yield* roundTrip(b, flowId, next)
-    expect(claimed.step).toBe("choose_method")
-    expect(b.cookies.has("sa_session")).toBe(false)
-    expect(b.cookies.has("sa_signup")).toBe(false)
-    return claimed.error.code
-  })
+const refusedWith = (next: NextAnswer) => refusedAfter(providerApp, (b, flowId) => roundTrip(b, flowId, next))
 
 layer(Tested, { excludeTestServices: true })("hosted flow with an identity provider (idp_a)", (it) => {
   it.effect("a new identity signs up with the provider's details, the app redeems its code, and the identity signs in again", () =>
@@ -131,21 +112,7 @@ layer(Tested, { excludeTestServices: true })("hosted flow with an identity provi
       expect(`${redirectTo.origin}${redirectTo.pathname}`).toBe(REDIRECT)
       const uuid = yield* accountOfCode(done.body.flow.redirect_to)
 
-      const tokens = yield* run(() =>
-        fetchAnswer(`${b.origin}/v1/oauth/token`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/x-www-form-urlencoded",
-            authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString("base64")}`
-          },
-          body: new URLSearchParams({
-            grant_type: "authorization_code",
-            code: redirectTo.searchParams.get("code")!,
-            redirect_uri: REDIRECT,
-            code_verifier: VERIFIER
-          }).toString()
-        })
-      )
+      const tokens = yield* redeemCode(b.origin, appId, secret, done.body.flow.redirect_to)
       expect(tokens.status).toBe(200)
       expect(tokens.body.id_token).toEqual(expect.any(String))
       expect(tokens.body.account).toMatchObject({ uuid, display_name: "Ada Provider" })
@@ -166,19 +133,10 @@ layer(Tested, { excludeTestServices: true })("hosted flow with an identity provi
       const idp = yield* FakeIdpServer
       const { appId, secret } = yield* makeFlowAppWithSecret()
       const b = yield* browser
-      const patched = yield* run(() =>
-        fetchAnswer(`${b.origin}/v1/apps/${appId}/signin-config`, {
-          method: "PATCH",
-          headers: {
-            "content-type": "application/json",
-            authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString("base64")}`
-          },
-          body: JSON.stringify({
-            methods: { idp_a: true },
-            idp_a: { mode: "byo", client_id: idp.byoClient.clientId, client_secret: idp.byoClient.clientSecret, prompt: "consent" }
-          })
-        })
-      )
+      const patched = yield* patchSigninConfig(b.origin, appId, secret, {
+        methods: { idp_a: true },
+        idp_a: { mode: "byo", client_id: idp.byoClient.clientId, client_secret: idp.byoClient.clientSecret, prompt: "consent" }
+      })
       expect(patched.status).toBe(200)
       expect(JSON.stringify(patched.body)).not.toContain(idp.byoClient.clientSecret)
       const flowId: string = (yield* startFlow(b, appId)).body.flow.id
@@ -278,7 +236,7 @@ layer(Tested, { excludeTestServices: true })("hosted flow with an identity provi
       expect(mine.cookies.has("sa_session")).toBe(false)
     }))
 
-  it.effect("a provider the app has not enabled, or that is not built, is neither offered nor started: 403 method_not_enabled", () =>
+  it.effect("a provider the app has not enabled, or that has no client here, is neither offered nor started: 403 method_not_enabled", () =>
     Effect.gen(function*() {
       const appId = yield* makeFlowApp()
       yield* setSigninConfig(appId, ["methods", "idp_b"], true)

@@ -46,7 +46,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
           return yield* new MethodNotEnabledForMove({ message: `Signing in with ${name} is not enabled for this app.` })
         }
         const provider = found.value
-        const client = yield* provider.clientFor(loaded.app)
+        const client = provider.clientFor(loaded.app)
         if (Option.isNone(client)) {
           return yield* new MethodNotEnabledForMove({
             message: `Signing in with ${name} is not set up on this service for this app.`,

@@ -88,7 +88,7 @@ export const makeFlowRendering = Effect.gen(function*() {
           copy: app.signin_config.copy,
           first_party: app.source === "first_party"
         },
-        methods: enabledMethods(app.signin_config).filter(methodOffered(settings.idpA, app.signin_config)),
+        methods: enabledMethods(app.signin_config).filter(methodOffered(settings, app.signin_config)),
         signed_in_as: Option.getOrNull(Option.map(account, accountSummary)),
         challenge: row.step === "verify_code" && state.challenge !== null ? challengeView(state.challenge) : null,
         signup: row.step === "signup" && state.signup !== null

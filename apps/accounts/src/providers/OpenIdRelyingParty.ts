@@ -5,7 +5,11 @@ import { ProviderFailed } from "./ProviderAnswer.ts"
 /** The client we are at a provider: the deployment's (managed) or an app's own (byo). */
 export interface ProviderClient {
   readonly clientId: string
-  readonly clientSecret: Redacted.Redacted<string>
+  /**
+   * The client secret for one token request, made only then: a stored secret, opened for the call
+   * (idp_a), or a JWT signed for it (idp_b).
+   */
+  readonly clientSecret: Effect.Effect<Redacted.Redacted<string>>
 }
 
 /** What one round trip keeps between the authorization request and the callback. */
@@ -87,15 +91,18 @@ export const makeRelyingParty = (issuer: string) =>
       return value
     })
 
-    const configure = (client: ProviderClient) =>
+    /** The client at the provider; without a secret it can build authorization URLs only. */
+    const configure = (clientId: string, clientSecret?: Redacted.Redacted<string>) =>
       Effect.map(serverMetadata, (server) => {
-        const secret = Redacted.value(client.clientSecret)
+        const secret = clientSecret === undefined ? undefined : Redacted.value(clientSecret)
         const methods = server.token_endpoint_auth_methods_supported
         // client_secret_basic unless the provider takes only client_secret_post (RFC 8414's default is basic).
-        const auth = methods !== undefined && !methods.includes("client_secret_basic") && methods.includes("client_secret_post")
+        const auth = secret === undefined
+          ? oidc.None()
+          : methods !== undefined && !methods.includes("client_secret_basic") && methods.includes("client_secret_post")
           ? oidc.ClientSecretPost(secret)
           : oidc.ClientSecretBasic(secret)
-        const configuration = new oidc.Configuration(server, client.clientId, { client_secret: secret }, auth)
+        const configuration = new oidc.Configuration(server, clientId, secret === undefined ? {} : { client_secret: secret }, auth)
         configuration.timeout = TIMEOUT_SECONDS
         if (insecure) oidc.allowInsecureRequests(configuration)
         oidc.enableNonRepudiationChecks(configuration)
@@ -103,32 +110,34 @@ export const makeRelyingParty = (issuer: string) =>
         return configuration
       })
 
-    /** The provider's authorization URL for one round trip (PKCE S256, state, nonce) plus the provider's own parameters. */
+    /**
+     * The provider's authorization URL for one round trip (PKCE S256, state, nonce) plus the
+     * provider's own parameters (scope among them).
+     */
     const authorizationUrl = (
       client: ProviderClient,
       redirectUri: string,
       checks: RoundTripChecks,
-      extra: Readonly<Record<string, string>>
+      parameters: Readonly<Record<string, string>> & { readonly scope: string }
     ) =>
       Effect.gen(function*() {
-        const configuration = yield* configure(client)
+        const configuration = yield* configure(client.clientId)
         const challenge = yield* Effect.promise(() => oidc.calculatePKCECodeChallenge(checks.codeVerifier))
         return oidc.buildAuthorizationUrl(configuration, {
           redirect_uri: redirectUri,
           response_type: "code",
-          scope: "openid email profile",
           state: checks.state,
           nonce: checks.nonce,
           code_challenge: challenge,
           code_challenge_method: "S256",
-          ...extra
+          ...parameters
         }).href
       })
 
     /** Exchanges the callback's code and answers the verified ID token's claims. */
     const exchange = (client: ProviderClient, callbackUrl: URL, checks: RoundTripChecks) =>
       Effect.gen(function*() {
-        const configuration = yield* configure(client)
+        const configuration = yield* configure(client.clientId, yield* client.clientSecret)
         const tokens = yield* Effect.tryPromise({
           try: () =>
             oidc.authorizationCodeGrant(configuration, callbackUrl, {

@@ -1,7 +1,7 @@
 import { Data, Schema } from "effect"
 
 /** The identity providers a flow can make a round trip to; a new one is added here and in the registry. */
-export const ProviderName = Schema.Literal("idp_a")
+export const ProviderName = Schema.Literal("idp_a", "idp_b")
 export type ProviderName = typeof ProviderName.Type
 
 /** The flow-level error values of spec 1 that a provider round trip can end with. */

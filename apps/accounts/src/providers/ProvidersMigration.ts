@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * External identity providers (idp_a; idp_b later) in the hosted flow.
+ * External identity providers (idp_a, idp_b) in the hosted flow.
  *
  * - `linked_identities`: an identity at a provider (`provider`, its `subject`)
  *   signs in exactly one account; the pair is the key, so one identity can never
@@ -53,4 +53,14 @@ export const ProvidersMigration = Effect.gen(function*() {
       ADD COLUMN provider_pfp_url text,
       ADD COLUMN provider_display_name text
   `
+})
+
+/**
+ * idp_b answers by form_post: a cross-site POST that carries no cookie of ours. `form_post` holds
+ * that answer (code, state, error, user), kept from the POST until the same-site GET that takes the
+ * trip with the flow cookie; it is blanked with the nonce and verifier once the trip is answered.
+ */
+export const ProvidersFormPostMigration = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE provider_round_trips ADD COLUMN form_post jsonb`
 })

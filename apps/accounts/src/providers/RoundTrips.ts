@@ -15,11 +15,15 @@ export interface NewRoundTrip {
   readonly expiresAt: Date
 }
 
+/** A form_post answer as the provider sent it: its fields, none repeated. */
+const FormPost = Schema.Record({ key: Schema.String, value: Schema.String })
+
 const TakenRow = Schema.Struct({
   flow_id: Schema.String,
   client_id: Schema.String,
   nonce: Schema.String,
-  code_verifier: Schema.String
+  code_verifier: Schema.String,
+  form_post: Schema.NullOr(FormPost)
 })
 export type TakenRoundTrip = typeof TakenRow.Type
 
@@ -47,20 +51,39 @@ export class RoundTrips extends Effect.Service<RoundTrips>()("accounts/RoundTrip
       `.pipe(Effect.orDie, Effect.asVoid)
 
     /**
-     * The live, unanswered round trip this state names, taken for its one answer: a second callback
-     * with the same state, an unknown or an expired one finds nothing.
+     * Keeps a form_post answer on the live, unanswered trip its state names, once: false when the
+     * state names none or the trip holds an answer already.
      */
-    const take = (provider: ProviderName, state: string, at: Date): Effect.Effect<Option.Option<TakenRoundTrip>> =>
+    const hold = (provider: ProviderName, state: string, form: Readonly<Record<string, string>>, at: Date) =>
+      sql`
+        UPDATE provider_round_trips SET form_post = ${JSON.stringify(form)}::jsonb
+        WHERE state_hash = ${sha256Hex(state)} AND provider = ${provider} AND answered_at IS NULL
+          AND form_post IS NULL AND expires_at > ${at}
+        RETURNING 1
+      `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
+
+    /**
+     * The live, unanswered round trip this state names, taken for its one answer: a second callback
+     * with the same state, an unknown or an expired one finds nothing; so does a trip of a provider
+     * answering by form_post (`held`) before its answer is held.
+     */
+    const take = (
+      provider: ProviderName,
+      state: string,
+      at: Date,
+      held: boolean
+    ): Effect.Effect<Option.Option<TakenRoundTrip>> =>
       sql`
         UPDATE provider_round_trips SET answered_at = ${at}
         WHERE state_hash = ${sha256Hex(state)} AND provider = ${provider} AND answered_at IS NULL AND expires_at > ${at}
-        RETURNING flow_id, client_id, nonce, code_verifier
+          AND (${!held} OR form_post IS NOT NULL)
+        RETURNING flow_id, client_id, nonce, code_verifier, form_post
       `.pipe(Effect.orDie, Effect.flatMap(decodeTaken), Effect.map((rows) => Option.fromNullable(rows[0])))
 
     /** Records the answer of a taken round trip; the secrets it no longer needs are blanked. */
     const answer = (state: string, answer: ProviderAnswer): Effect.Effect<void> =>
       sql`
-        UPDATE provider_round_trips SET answer = ${encodeAnswer(answer)}::jsonb, nonce = '', code_verifier = ''
+        UPDATE provider_round_trips SET answer = ${encodeAnswer(answer)}::jsonb, nonce = '', code_verifier = '', form_post = NULL
         WHERE state_hash = ${sha256Hex(state)}
       `.pipe(Effect.orDie, Effect.asVoid)
 
@@ -84,6 +107,6 @@ export class RoundTrips extends Effect.Service<RoundTrips>()("accounts/RoundTrip
         SELECT 1 FROM provider_round_trips WHERE flow_id = ${flowId} AND answer IS NOT NULL AND claimed_at IS NULL LIMIT 1
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
 
-    return { start, take, answer, claim, waiting } as const
+    return { start, hold, take, answer, claim, waiting } as const
   })
 }) {}

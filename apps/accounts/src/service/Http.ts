@@ -19,7 +19,7 @@ export const ServiceLive = HttpApiBuilder.group(AccountsApi, "service", (handler
       apps_url: config.appsUrl,
       docs_url: `${config.publicUrl}/docs`,
       // Whether the deployment has its own client (managed mode); byo apps bring theirs.
-      providers: { idp_a: Option.isSome(config.idpA.client), idp_b: false },
+      providers: { idp_a: Option.isSome(config.idpA.client), idp_b: Option.isSome(config.idpB.client) },
       delivery: []
     } as const
     const versions = { current: accountsVersioning.current, supported: accountsVersioning.supported }

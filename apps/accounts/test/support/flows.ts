@@ -6,6 +6,7 @@ import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsUnderTest } from "./AccountsUnderTest.ts"
 import { Browser } from "./browser.ts"
+import { fetchAnswer } from "./http.ts"
 import { lastMessageTo } from "./mailbox.ts"
 
 /** What the hosted-flow tests share: an app to sign in to, its authorize query, a browser and the codes it receives. */
@@ -96,3 +97,33 @@ export const accountOfCode = (redirectTo: string) =>
     `.pipe(Effect.orDie)
     return rows[0]?.account_uuid
   })
+
+/** RFC 7636's example verifier, whose S256 challenge (CHALLENGE) the flows send. */
+export const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+
+const appBasic = (appId: string, secret: string) => `Basic ${Buffer.from(`${appId}:${secret}`).toString("base64")}`
+
+/** The app redeems the authorization code on a flow's redirect_to at the token endpoint. */
+export const redeemCode = (origin: string, appId: string, secret: string, redirectTo: string) =>
+  run(() =>
+    fetchAnswer(`${origin}/v1/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: appBasic(appId, secret) },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: new URL(redirectTo).searchParams.get("code")!,
+        redirect_uri: REDIRECT,
+        code_verifier: VERIFIER
+      }).toString()
+    })
+  )
+
+/** The app patches its own signin_config through the API (write-only secrets included). */
+export const patchSigninConfig = (origin: string, appId: string, secret: string, patch: unknown) =>
+  run(() =>
+    fetchAnswer(`${origin}/v1/apps/${appId}/signin-config`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", authorization: appBasic(appId, secret) },
+      body: JSON.stringify(patch)
+    })
+  )
