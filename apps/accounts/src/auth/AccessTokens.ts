@@ -3,6 +3,7 @@ import { SigningKeys } from "@platform/signing-keys"
 import { Duration, Effect, Either, Schema } from "effect"
 import { ExpiringCache } from "../cache/ExpiringCache.ts"
 import { AccountsConfig } from "../config.ts"
+import { epochSeconds } from "../now.ts"
 
 /** The first-party public client's id, which is also the first-party audience (CONTRACT.md). */
 export const FIRST_PARTY_CLIENT_ID = "accounts"
@@ -44,7 +45,7 @@ export class AccessTokens extends Effect.Service<AccessTokens>()("accounts/Acces
       readonly scope: string
       readonly now: Date
     }) => {
-      const iat = Math.floor(input.now.getTime() / 1000)
+      const iat = epochSeconds(input.now)
       const expiresIn = Duration.toSeconds(ACCESS_TOKEN_LIFETIME)
       return Effect.map(
         keys.signJwt("EdDSA", {

@@ -4,6 +4,7 @@ import { cookieName, errorResponse, OriginNotAllowed, requireOrigin } from "@pla
 import { Effect, Layer, Option, Schema } from "effect"
 import { AccountsConfig } from "../config.ts"
 import { AccessTokens } from "./AccessTokens.ts"
+import { bearerToken } from "./bearerToken.ts"
 import { CurrentAccount } from "./CurrentAccount.ts"
 import { accountAudienceAccepted, developerTokenRoute } from "./developerRoutes.ts"
 import {
@@ -73,13 +74,13 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
 
   const fromBearer = (authorization: string, now: Date, developerRoute: boolean) =>
     Effect.gen(function*() {
-      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim())
-      if (match === null) {
+      const token = bearerToken(authorization)
+      if (token === undefined) {
         return yield* Effect.fail(
           new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
         )
       }
-      const claims = yield* tokens.verifyAnyAudience(match[1]!, now).pipe(
+      const claims = yield* tokens.verifyAnyAudience(token, now).pipe(
         Effect.filterOrFail((claims) => accountAudienceAccepted(claims, developerRoute), () => "wrong_audience" as const),
         Effect.mapError((problem): AuthError => {
           switch (problem) {

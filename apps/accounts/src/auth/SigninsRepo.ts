@@ -4,7 +4,7 @@ import { randomToken, sha256Hex } from "@platform/crypto"
 import { rowsDecoder } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "../accounts/AccountRow.ts"
-import { appSigninViewOf, AppSigninView } from "../oauth/AppAccountsRepo.ts"
+import { type AppSigninView, appSigninViewOf, decodeAppSigninViews } from "../oauth/AppAccountsRepo.ts"
 import { SIGNIN_COLUMNS, SIGNIN_COLUMNS_OF_S, type SigninMethod, SigninRow } from "./Signin.ts"
 
 /** Refresh tokens and the sign-ins they belong to last 900 days from the sign-in, not extended by refreshing. */
@@ -60,7 +60,6 @@ const SIGNIN_DATES = ["created_at", "expires_at", "last_used_at", "revoked_at"]
 const ACCOUNT_DATES = ["created_at", "updated_at"]
 const APP_VIEW_DATES = [...ACCOUNT_DATES, "signin_revoked_at", "signin_expires_at", "auth_time"]
 const decodeAccounts = rowsDecoder(AccountRow)
-const decodeAppViews = rowsDecoder(AppSigninView)
 
 /** What a rotation reads of the sign-in it keeps alive, in the same statement. */
 export type RotationReading = "account" | "app"
@@ -145,7 +144,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
             : Option.fromNullable((yield* decodeAccounts([reviveDates(row.view, ACCOUNT_DATES)]))[0])
           const appView = row.view === null || reading === "account"
             ? Option.none()
-            : Option.fromNullable((yield* decodeAppViews([reviveDates(row.view, APP_VIEW_DATES)]))[0])
+            : Option.fromNullable((yield* decodeAppSigninViews([reviveDates(row.view, APP_VIEW_DATES)]))[0])
           return RotateResult.Rotated({ signin, account, appView, refreshToken: next })
         }
         if (row !== undefined && row.claimed) {

@@ -92,10 +92,6 @@ export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("ac
         return found.value.used_at !== null ? Redemption.Reused({ code: found.value }) : Redemption.Expired()
       })
 
-    /** Records the app sign-in a redemption started, so a reuse of the code can revoke it. */
-    const attachSignin = (codeHash: string, signinId: string): Effect.Effect<void> =>
-      sql`UPDATE authorization_codes SET signin_id = ${signinId} WHERE code_hash = ${codeHash}`.pipe(Effect.orDie, Effect.asVoid)
-
     /** Retention: codes 7 days after expiry (spec 1, Retention). */
     const sweep = (before: Date): Effect.Effect<number> =>
       sql`DELETE FROM authorization_codes WHERE expires_at < ${before} RETURNING 1`.pipe(
@@ -103,6 +99,6 @@ export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("ac
         Effect.map((rows) => rows.length)
       )
 
-    return { issue, redeem, attachSignin, sweep } as const
+    return { issue, redeem, sweep } as const
   })
 }) {}

@@ -1,4 +1,5 @@
 import { SqlClient, type Statement } from "@effect/sql"
+import { rowsDecoder } from "@platform/database"
 import { Effect, Option, Schema } from "effect"
 import { AccountRow } from "../accounts/AccountRow.ts"
 import { AppStatus } from "../apps/AppRecord.ts"
@@ -16,8 +17,6 @@ export const AppAccountRow = Schema.Struct({
 })
 export type AppAccountRow = typeof AppAccountRow.Type
 
-const decodeRows = Schema.decodeUnknown(Schema.Array(AppAccountRow))
-
 /** An app sign-in, what it was granted, and its account as `AppAccountRow`. */
 export const AppSigninView = Schema.Struct({
   ...AppAccountRow.fields,
@@ -30,7 +29,8 @@ export const AppSigninView = Schema.Struct({
 })
 export type AppSigninView = typeof AppSigninView.Type
 
-const decodeViews = Schema.decodeUnknown(Schema.Array(AppSigninView))
+/** Rows of AppSigninView, decoded. */
+export const decodeAppSigninViews = rowsDecoder(AppSigninView)
 
 /** An account `a` with its custodian, primary contacts, and its membership of an app and that app's status. */
 export const APP_ACCOUNT_COLUMNS = `a.uuid, a.kind, a.handle, a.display_name, a.pfp_url, a.dob::text AS dob, a.timezone, a.status,
@@ -59,26 +59,19 @@ export const appSigninViewOf = (sql: SqlClient.SqlClient, signinId: string | Sta
     WHERE si.id = ${signinId}
   `
 
-/** Reads an account together with its membership of an app and that app's status. */
+/** App sign-ins read with their account as the app sees it. */
 export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts/AppAccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const find = (accountUuid: string, appId: string): Effect.Effect<Option.Option<AppAccountRow>> =>
-      sql`
-        SELECT ${sql.literal(APP_ACCOUNT_COLUMNS)}
-        FROM accounts a ${appAccountJoins(sql, appId)}
-        WHERE a.uuid = ${accountUuid}
-      `.pipe(Effect.flatMap(decodeRows), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
-
     /** One statement for what userinfo and introspection read of a sign-in. */
     const findBySignin = (signinId: string): Effect.Effect<Option.Option<AppSigninView>> =>
       appSigninViewOf(sql, signinId).pipe(
-        Effect.flatMap(decodeViews),
         Effect.orDie,
+        Effect.flatMap(decodeAppSigninViews),
         Effect.map((rows) => Option.fromNullable(rows[0]))
       )
 
-    return { find, findBySignin } as const
+    return { findBySignin } as const
   })
 }) {}

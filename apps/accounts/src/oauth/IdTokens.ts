@@ -3,6 +3,7 @@ import { Duration, Effect } from "effect"
 import { createHash } from "node:crypto"
 import { ACCESS_TOKEN_LIFETIME } from "../auth/AccessTokens.ts"
 import { AccountsConfig } from "../config.ts"
+import { epochSeconds } from "../now.ts"
 
 /**
  * OpenID Connect Core §3.1.3.6: the left half of the hash of the access
@@ -28,7 +29,7 @@ export class IdTokens extends Effect.Service<IdTokens>()("accounts/IdTokens", {
     const { publicUrl } = yield* AccountsConfig
 
     const issue = (input: IdTokenInput): Effect.Effect<string> => {
-      const iat = Math.floor(input.now.getTime() / 1000)
+      const iat = epochSeconds(input.now)
       return keys.signJwt("EdDSA", {
         iss: publicUrl,
         sub: input.accountUuid,
@@ -36,7 +37,7 @@ export class IdTokens extends Effect.Service<IdTokens>()("accounts/IdTokens", {
         azp: input.appId,
         iat,
         exp: iat + Duration.toSeconds(ACCESS_TOKEN_LIFETIME),
-        auth_time: Math.floor(input.authTime.getTime() / 1000),
+        auth_time: epochSeconds(input.authTime),
         ...(input.nonce === null ? {} : { nonce: input.nonce }),
         at_hash: atHash(input.accessToken)
       }, { typ: "JWT" })

@@ -1,17 +1,17 @@
 import { sha256Hex } from "@platform/crypto"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { accountIdOf } from "../accounts/AccountRow.ts"
 import { AccessTokens, audiencesOf } from "../auth/AccessTokens.ts"
 import { REFRESH_TOKEN_PREFIX } from "../auth/SigninsRepo.ts"
 import { AccountsConfig } from "../config.ts"
 import { membershipId } from "./AppAccount.ts"
 import { AppAccountsRepo } from "./AppAccountsRepo.ts"
-import { appAccessProblem } from "./appAccess.ts"
+import { liveAppSignin } from "./appAccess.ts"
 import { AppSigninsRepo } from "./AppSigninsRepo.ts"
 import type { IntrospectionResponse } from "./Introspection.ts"
+import { epochSeconds } from "../now.ts"
 
 const INACTIVE: IntrospectionResponse = { active: false }
-const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
 
 interface LiveToken {
   readonly signinId: string
@@ -38,8 +38,8 @@ export const introspect = (appId: string, token: string, now: Date) =>
         signinId: s.id,
         accountUuid: s.account_uuid,
         tokenType: "refresh_token",
-        iat: seconds(s.token_created_at),
-        exp: seconds(s.expires_at)
+        iat: epochSeconds(s.token_created_at),
+        exp: epochSeconds(s.expires_at)
       }))))
 
     const fromAccess = tokens.verifyAnyAudience(token, now).pipe(
@@ -59,16 +59,12 @@ export const introspect = (appId: string, token: string, now: Date) =>
 
     const live = yield* token.startsWith(REFRESH_TOKEN_PREFIX) ? fromRefresh : fromAccess
     if (Option.isNone(live)) return INACTIVE
-    const view = yield* accounts.findBySignin(live.value.signinId)
-    if (
-      Option.isNone(view) || view.value.signin_client_id !== appId || view.value.uuid !== live.value.accountUuid ||
-      view.value.signin_revoked_at !== null ||
-      view.value.signin_expires_at.getTime() <= now.getTime() || appAccessProblem(view.value) !== null
-    ) return INACTIVE
-    const username = accountIdOf(view.value)
+    const view = liveAppSignin(yield* accounts.findBySignin(live.value.signinId), { appId, accountUuid: live.value.accountUuid }, now)
+    if (Either.isLeft(view)) return INACTIVE
+    const username = accountIdOf(view.right)
     const answer: IntrospectionResponse = {
       active: true,
-      scope: view.value.scope,
+      scope: view.right.scope,
       client_id: appId,
       ...(username === null ? {} : { username }),
       token_type: live.value.tokenType,

@@ -1,15 +1,10 @@
-import { createHash, timingSafeEqual } from "node:crypto"
+import { constantTimeEqual } from "@platform/crypto"
+import { createHash } from "node:crypto"
 
 /** RFC 7636 §4.1: 43 to 128 characters of the unreserved alphabet. */
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/
 
 export type PkceMethod = "S256" | "plain"
-
-const sameText = (a: string, b: string) => {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
-}
 
 /**
  * Whether the token request's verifier answers the code's challenge. A
@@ -23,5 +18,5 @@ export const pkceHolds = (
   if (challenge === null) return verifier === undefined
   if (verifier === undefined || !VERIFIER.test(verifier)) return false
   const derived = challenge.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier
-  return sameText(derived, challenge.value)
+  return constantTimeEqual(derived, challenge.value)
 }

@@ -1,8 +1,9 @@
 import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
 import { noStore } from "@platform/http"
-import { Effect, Option } from "effect"
+import { Effect, Either } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens, audiencesOf } from "../auth/AccessTokens.ts"
+import { bearerToken } from "../auth/bearerToken.ts"
 import {
   IdentityTokenNotAccepted,
   InvalidAuthorization,
@@ -14,12 +15,11 @@ import {
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
 import { now } from "../now.ts"
 import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
-import { appAccessProblem } from "../oauth/appAccess.ts"
+import { liveAppSignin } from "../oauth/appAccess.ts"
 import { bearerChallenge } from "./bearerChallenge.ts"
 import { AccessRemoved, MembershipInactive, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
 import { userInfo } from "./UserInfo.ts"
 
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i
 const NOT_APP_AUDIENCES: ReadonlyArray<string> = [FIRST_PARTY_APP_ID, DEVELOPER_APP_ID]
 
 export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handlers) =>
@@ -35,10 +35,10 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
         if (authorization === undefined) {
           return yield* new Unauthenticated({ message: "Send the app access token as `Authorization: Bearer <token>`." })
         }
-        const match = BEARER.exec(authorization.trim())
-        if (match === null) return yield* new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
+        const token = bearerToken(authorization)
+        if (token === undefined) return yield* new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
         const at = yield* now
-        const claims = yield* tokens.verifyAnyAudience(match[1]!, at).pipe(Effect.mapError((problem) =>
+        const claims = yield* tokens.verifyAnyAudience(token, at).pipe(Effect.mapError((problem) =>
           problem === "identity_token"
             ? new IdentityTokenNotAccepted({ message: "Identity tokens are not accepted as bearer tokens." })
             : new InvalidToken({ message: problem === "expired" ? "The access token has expired." : "The access token is not valid." })
@@ -48,24 +48,21 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
         if (!audiences.includes(appId) || audiences.some((audience) => NOT_APP_AUDIENCES.includes(audience))) {
           return yield* new TokenWrongAudience({ message: "Userinfo takes access tokens issued to an app." })
         }
-        const found = yield* accounts.findBySignin(claims.sid)
-        if (Option.isNone(found) || found.value.signin_client_id !== appId || found.value.uuid !== claims.sub) {
-          return yield* new TokenRevoked({ message: "This sign-in no longer exists." })
-        }
-        const view = found.value
-        if (view.signin_revoked_at !== null) return yield* new TokenRevoked({ message: "This sign-in was revoked." })
-        if (view.signin_expires_at.getTime() <= at.getTime()) {
-          return yield* new SessionExpired({ message: "This sign-in has expired." })
-        }
-        switch (appAccessProblem(view)) {
+        const live = liveAppSignin(yield* accounts.findBySignin(claims.sid), { appId, accountUuid: claims.sub }, at)
+        if (Either.isRight(live)) return userInfo(live.right, appId, live.right.scope)
+        switch (live.left) {
+          case "unknown":
+            return yield* new TokenRevoked({ message: "This sign-in no longer exists." })
+          case "revoked":
+            return yield* new TokenRevoked({ message: "This sign-in was revoked." })
+          case "expired":
+            return yield* new SessionExpired({ message: "This sign-in has expired." })
           case "app_disabled":
             return yield* new UserinfoAppDisabled({ message: "This app is disabled." })
           case "access_removed":
             return yield* new AccessRemoved({ message: "The account removed this app's access." })
           case "membership_inactive":
             return yield* new MembershipInactive({ message: "The account's membership of this app is not active." })
-          case null:
-            return userInfo(view, appId, view.scope)
         }
       })
 

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { AppAccount, appAccount, scopeSet } from "../oauth/AppAccount.ts"
 import type { AppAccountRow } from "../oauth/AppAccountsRepo.ts"
+import { epochSeconds } from "../now.ts"
 
 /**
  * The userinfo answer: the account as the app sees it beside the standard
@@ -29,7 +30,7 @@ export const userInfo = (row: AppAccountRow, appId: string, scope: string): User
     sub: row.uuid,
     name: row.display_name,
     ...(row.pfp_url === null ? {} : { picture: row.pfp_url }),
-    updated_at: Math.floor(row.updated_at.getTime() / 1000),
+    updated_at: epochSeconds(row.updated_at),
     // email and email_verified are the account's own fields, which already bear the OpenID names.
     ...(carbon && scopes.has("phone") && row.phone !== null ? { phone_number: row.phone, phone_number_verified: true } : {}),
     ...(scopes.has("dob") && row.dob !== null ? { birthdate: row.dob } : {}),

@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import * as jose from "jose"
 import { accountIdOf } from "../../accounts/AccountRow.ts"
 import { AccountsConfig } from "../../config.ts"
-import { now } from "../../now.ts"
+import { epochSeconds, now } from "../../now.ts"
 import { AudienceNotAllowed } from "../errors.ts"
 import type { SiliconRow } from "../SiliconRow.ts"
 import type { IdentityToken } from "./IdentityToken.ts"
@@ -28,7 +28,7 @@ export class IdentityTokens extends Effect.Service<IdentityTokens>()("accounts/I
           })
         }
         const at = yield* now
-        const iat = Math.floor(at.getTime() / 1000)
+        const iat = epochSeconds(at)
         const exp = iat + ttlSeconds
         const jti = randomToken("idt_", 16)
         const token = yield* keys.signJwt("RS256", {
