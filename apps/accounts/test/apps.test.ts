@@ -177,7 +177,7 @@ layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }
       const created = yield* sync(appId, {
         name: "Registry App",
         owner_uuid: owner.uuid,
-        coauthor_uuids: [coauthor.uuid],
+        coauthor_uuids: [coauthor.uuid, coauthor.uuid, owner.uuid],
         status: "active",
         app_secret_sha256: sha256Hex(secret),
         homepage_url: "https://registry-app.example.com"
@@ -186,6 +186,13 @@ layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }
       expect(created.body).toMatchObject({ created: true, app: { app_id: appId, source: "registry_app", config_version: 1 } })
       expect((yield* call(`/v1/apps/${appId}`, { headers: basic(appId, secret) })).status).toBe(200)
       expect((yield* call(`/v1/apps/${appId}`, { headers: bearer(accessToken) })).status).toBe(200)
+      // Co-authors are a set: a repeated uuid (and the owner's) is one author, not a 500.
+      const sql = yield* SqlClient.SqlClient
+      const authors = yield* sql<{ account_uuid: string; role: string }>`
+        SELECT account_uuid, role FROM app_authors WHERE app_id = ${appId} ORDER BY role DESC`
+      expect(authors.map((row) => [row.account_uuid, row.role])).toEqual([[owner.uuid, "owner"], [coauthor.uuid, "coauthor"]])
+      const resynced = yield* sync(appId, { name: "Registry App", owner_uuid: owner.uuid, coauthor_uuids: [coauthor.uuid, coauthor.uuid], status: "active" })
+      expect(resynced.status).toBe(200)
       const disabled = yield* sync(appId, { name: "Registry App 2", owner_uuid: owner.uuid, status: "disabled" })
       expect(disabled.body).toMatchObject({ created: false, app: { name: "Registry App 2", status: "disabled" } })
       const ownCredentials = yield* call(`/v1/apps/${appId}`, { headers: basic(appId, "sas_wrong") })

@@ -103,7 +103,9 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
         yield* sql`DELETE FROM app_authors WHERE app_id = ${appId}`
         const authors = [
           ...(ownerUuid === null ? [] : [{ app_id: appId, account_uuid: ownerUuid, role: "owner" }]),
-          ...coauthorUuids.filter((uuid) => uuid !== ownerUuid).map((uuid) => ({ app_id: appId, account_uuid: uuid, role: "coauthor" }))
+          // Co-authors are a set: a repeated uuid, or the owner's, is one author.
+          ...[...new Set(coauthorUuids)].filter((uuid) => uuid !== ownerUuid)
+            .map((uuid) => ({ app_id: appId, account_uuid: uuid, role: "coauthor" }))
         ]
         if (authors.length > 0) yield* sql`INSERT INTO app_authors ${sql.insert(authors)}`
       })
