@@ -35,7 +35,9 @@ export const GRANT_TYPES = [
   "urn:ietf:params:oauth:grant-type:jwt-bearer"
 ] as const
 
+/** The scopes and prompts /authorize takes (flows/AuthorizeRequest.ts checks against these same lists). */
 export const SCOPES = ["openid", "profile", "email", "phone", "dob", "timezone", "offline_access"] as const
+export const PROMPTS = ["none", "login", "consent", "select_account"] as const
 
 /** Claims an id_token or userinfo answer may carry: the registered JWT claims, the account fields by scope and their OpenID names. */
 export const CLAIMS = [
@@ -93,7 +95,7 @@ export const openIdConfiguration = (issuer: string): typeof OpenIdConfiguration.
   introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
   revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
   code_challenge_methods_supported: ["S256", "plain"],
-  prompt_values_supported: ["none", "login", "consent", "select_account"],
+  prompt_values_supported: PROMPTS,
   claims_parameter_supported: false,
   request_parameter_supported: false,
   request_uri_parameter_supported: false,

@@ -2,12 +2,11 @@ import { Option, Schema } from "effect"
 import type { AppRow } from "../apps/AppRecord.ts"
 import { Method } from "../apps/signinConfig/fields.ts"
 import { enabledMethods } from "../apps/signinConfig/publicSigninView.ts"
+import { PROMPTS, SCOPES } from "../discovery/OpenIdConfiguration.ts"
 import { isRegisteredRedirectUri } from "./redirectUri.ts"
 
-export const SCOPES = ["openid", "profile", "email", "phone", "dob", "timezone", "offline_access"] as const
 export const Scope = Schema.Literal(...SCOPES)
 export type Scope = typeof Scope.Type
-export const PROMPTS = ["none", "login", "consent", "select_account"] as const
 export const Prompt = Schema.Literal(...PROMPTS)
 const isPrompt = Schema.is(Prompt)
 export type Prompt = typeof Prompt.Type
