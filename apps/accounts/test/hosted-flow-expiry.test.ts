@@ -9,13 +9,15 @@ import { createFakeApp } from "../src/apps/FakeApps.ts"
 import { AuthorizationCodes } from "../src/authorize/AuthorizationCodes.ts"
 import { AccountsConfigOf } from "../src/config.ts"
 import { FlowEngine } from "../src/flows/FlowEngine.ts"
+import { FlowProviderMoves } from "../src/flows/FlowProviderMoves.ts"
+import { VerificationCodes } from "../src/verification/VerificationCodes.ts"
 import { accountsMigrations } from "../src/migrations.ts"
 import { TestClock } from "effect"
 import { atNow } from "./support/accountsRepo.ts"
 import { testSettings } from "./support/AccountsUnderTest.ts"
 
-const FlowsTest = FlowEngine.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default, AuthorizationCodes.Default)),
+const FlowsTest = Layer.mergeAll(FlowEngine.Default, FlowProviderMoves.Default).pipe(
+  Layer.provideMerge(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default, AuthorizationCodes.Default, VerificationCodes.layer)),
   Layer.provideMerge(Layer.mergeAll(RateLimiter.layer, MessageOutbox.layer)),
   Layer.provideMerge(TestDatabase.layer(accountsMigrations)),
   Layer.provideMerge(AccountsConfigOf(testSettings(4100)))
@@ -33,14 +35,15 @@ layer(FlowsTest)("hosted flow lifetime", (it) => {
         scopeFields: []
       }).pipe(Effect.orDie)
       const engine = yield* FlowEngine
+      const moves = yield* FlowProviderMoves
       const created = yield* engine.create({ app_id: "expiring", redirect_uri: "https://app.example/cb" }, {})
       const id = created.flow.id
       const cookie = created.cookies.find((c) => c.name === "sa_flow")!.value
       expect(Duration.toMillis(Duration.decode(created.cookies[0]!.maxAge))).toBe(3_600_000)
       yield* TestClock.adjust(Duration.minutes(59))
-      expect((yield* engine.get(id, { flow: cookie })).flow.step).toBe("choose_method")
+      expect((yield* moves.get(id, { flow: cookie })).flow.step).toBe("choose_method")
       yield* TestClock.adjust(Duration.minutes(1))
-      const expired = yield* Effect.either(engine.get(id, { flow: cookie }))
+      const expired = yield* Effect.either(moves.get(id, { flow: cookie }))
       expect(Either.isLeft(expired) && expired.left.code).toBe("flow_expired")
       const move = yield* Effect.either(engine.cancel(id, { flow: cookie }))
       expect(Either.isLeft(move) && move.left.code).toBe("flow_expired")

@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { errorResponse, lenient, OriginNotAllowed, RateLimited, ValidationFailed } from "@platform/http"
 import { Schema } from "effect"
 import { EmailInUse, EmailLimitReached, EmailNotFound, IdReserved, IdTaken, InvalidId, PhoneInUse, PhoneLimitReached, PhoneNotFound } from "../accounts/errors.ts"
+import { CarbonOnly } from "../auth/errors.ts"
 import {
   ChallengeNotFound,
   CodeAlreadyUsed,
@@ -17,7 +18,6 @@ import {
   DetailNotOnPage,
   EmailDomainNotAllowed,
   FlowAppDisabled,
-  FlowCarbonOnly,
   FlowChanged,
   FlowCompleted,
   FlowExpired,
@@ -125,7 +125,7 @@ export class FlowsApi extends HttpApiGroup.make("flows")
       .addError(errorResponse(SessionRequired))
       .addError(errorResponse(ContinueNotAllowed))
       .addError(errorResponse(ReauthenticationRequired))
-      .addError(errorResponse(FlowCarbonOnly))
+      .addError(errorResponse(CarbonOnly))
       .addError(errorResponse(EmailDomainNotAllowed))
       .addError(errorResponse(AccountChanged))
       .addError(errorResponse(RequirementsMissing))

@@ -186,7 +186,7 @@ export class FlowCore extends Effect.Service<FlowCore>()("accounts/FlowCore", {
         } satisfies Next
       })
 
-    /** The details shared when no page is shown: what the membership granted before. */
+    /** The details the flow shares: every required field of its pages and the optional ones the person chose to share. */
     const detailsFromPages = (state: FlowState): ReadonlyArray<DetailName> =>
       state.pages.flatMap((page) =>
         page.fields.filter(({ field, mode }) => mode === "required" || state.shared.includes(field)).map(({ field }) => field)

@@ -4,6 +4,7 @@ import type { AccountRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { validateTimezone } from "../accounts/profileFields.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
+import { CarbonOnly } from "../auth/errors.ts"
 import type { SigninRow } from "../auth/Signin.ts"
 import { now } from "../now.ts"
 import { type AuthorizeRefusal, checkAuthorize, parametersFromJson, requestedAppId } from "./AuthorizeRequest.ts"
@@ -14,7 +15,6 @@ import {
   ContinueNotAllowed,
   EmailDomainNotAllowed,
   FlowAppDisabled,
-  FlowCarbonOnly,
   FlowInvalidRequest,
   FlowUnknownApp,
   InvalidScope,
@@ -175,10 +175,6 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         return yield* core.commit(loaded, yield* decideSilently(loaded, state, session), [flowCookie])
       })
 
-    const get = (id: string, cookies: FlowCookies) =>
-      Effect.flatMap(core.load(id, cookies), (loaded) =>
-        Effect.map(core.view(loaded.row, loaded.app), (flow): Moved => ({ flow, cookies: [] })))
-
     /** Continue as the browser's signed-in account. */
     const continueAs = (id: string, cookies: FlowCookies) =>
       Effect.gen(function*() {
@@ -194,7 +190,7 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         }
         const account = yield* accounts.findByUuid(session.value.account_uuid)
         if (Option.isSome(account) && account.value.kind !== "carbon") {
-          return yield* new FlowCarbonOnly({ message: "Only a Carbon signs in here." })
+          return yield* new CarbonOnly({ message: "Only a Carbon signs in here." })
         }
         const config = loaded.app.signin_config
         if (!isLiveCarbon(account) || !config.remember_browser) {
@@ -296,7 +292,7 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         return yield* core.commit(loaded, next)
       })
 
-    return { create, get, continueAs, switchAccount, continueDetails, back, review, cancel } as const
+    return { create, continueAs, switchAccount, continueDetails, back, review, cancel } as const
   }),
   dependencies: [FlowCore.Default, FlowsRepo.Default, BrowserSessions.Default, Memberships.Default]
 }) {}

@@ -8,8 +8,6 @@ const MembershipRow = Schema.Struct({
 })
 export type MembershipRow = typeof MembershipRow.Type
 
-export const membershipId = (appId: string, accountUuid: string): string => `${appId}:${accountUuid}`
-
 const decodeMemberships = rowsDecoder(MembershipRow)
 
 /** An account's membership with an app and the scopes it granted that app. */

@@ -50,7 +50,6 @@ export class ReauthenticationRequired extends ApiError<ReauthenticationRequired>
   code: "reauthentication_required",
   status: 403
 }) {}
-export class FlowCarbonOnly extends ApiError<FlowCarbonOnly>()("FlowCarbonOnly", { code: "carbon_only", status: 403 }) {}
 export class EmailDomainNotAllowed extends ApiError<EmailDomainNotAllowed>()("EmailDomainNotAllowed", {
   code: "email_domain_not_allowed",
   status: 403
