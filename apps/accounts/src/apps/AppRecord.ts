@@ -9,7 +9,7 @@ export type AppStatus = typeof AppStatus.Type
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
 
-/** One `apps` row as the repository selects it, with its owner's summary and its member counts. */
+/** One `apps` row as the repository selects it, with its owner's summary (no member counts: what flows need). */
 export const AppRow = Schema.Struct({
   app_id: Schema.String,
   name: Schema.String,
@@ -25,12 +25,18 @@ export const AppRow = Schema.Struct({
   webhook_url: Schema.NullOr(Schema.String),
   webhook_secret_set: Schema.Boolean,
   created_at: Schema.DateFromSelf,
-  updated_at: Schema.DateFromSelf,
+  updated_at: Schema.DateFromSelf
+})
+export type AppRow = typeof AppRow.Type
+
+/** An app row with its member counts, for the App record's `stats` and the owned-apps list. */
+export const AppStatsRow = Schema.Struct({
+  ...AppRow.fields,
   users: Schema.Number,
   active_last_30d: Schema.Number,
   imported_unclaimed: Schema.Number
 })
-export type AppRow = typeof AppRow.Type
+export type AppStatsRow = typeof AppStatsRow.Type
 
 /** The App record of spec 1 (GET /v1/apps/{app_id}); secrets are never in it. */
 export const AppRecord = Schema.Struct({
@@ -56,7 +62,7 @@ export const AppRecord = Schema.Struct({
 }).annotations({ identifier: "App" })
 export type AppRecord = typeof AppRecord.Type
 
-export const appRecord = (row: AppRow): AppRecord => ({
+export const appRecord = (row: AppStatsRow): AppRecord => ({
   app_id: row.app_id,
   name: row.name,
   description: row.description,
@@ -85,7 +91,7 @@ export const OwnedApp = Schema.Struct({
   created_at: Timestamp
 }).annotations({ identifier: "OwnedApp" })
 
-export const ownedApp = (row: AppRow): typeof OwnedApp.Type => ({
+export const ownedApp = (row: AppStatsRow): typeof OwnedApp.Type => ({
   app_id: row.app_id,
   name: row.name,
   logo_url: row.logo_url,

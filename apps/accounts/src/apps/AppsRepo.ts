@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Option, Schema } from "effect"
 import { summaryJson } from "../accounts/AccountSummary.ts"
 import { now } from "../now.ts"
-import { type AppSource, type AppStatus, AppRow } from "./AppRecord.ts"
+import { type AppSource, type AppStatus, AppRow, AppStatsRow } from "./AppRecord.ts"
 import { decodeStoredSigninConfig } from "./signinConfig/index.ts"
 import { defaultSigninConfig } from "./signinConfig/defaults.ts"
 import type { SigninConfig } from "./signinConfig/SigninConfig.ts"
@@ -11,32 +11,35 @@ import { rowsDecoder } from "@platform/database"
 
 const ACTIVE_WINDOW = Duration.days(30)
 
-/** The App record's columns over `apps ap LEFT JOIN accounts o` (o the owner); `$1` is "30 days ago". */
-const appSelect = (activeSince: Date) => (sql: SqlClient.SqlClient) =>
+/**
+ * An app's columns over `apps ap LEFT JOIN accounts o` (o the owner); with
+ * `activeSince` ("30 days ago") also the record's member counts, which scan
+ * memberships and are only read where `stats` is answered.
+ */
+const appSelect = (sql: SqlClient.SqlClient, activeSince: Date | null) =>
   sql`
     SELECT ap.app_id, ap.name, ap.description, ap.homepage_url, ap.logo_url, ap.logo_dark_url, ap.status, ap.source,
       ap.signin_config, ap.config_version, ap.webhook_url, (ap.webhook_secret IS NOT NULL) AS webhook_secret_set,
       ap.created_at, ap.updated_at,
-      CASE WHEN o.uuid IS NULL THEN NULL ELSE ${sql.literal(summaryJson("o"))} END AS owner,
+      CASE WHEN o.uuid IS NULL THEN NULL ELSE ${sql.literal(summaryJson("o"))} END AS owner
+      ${activeSince === null ? sql`` : sql`,
       (SELECT count(*)::int FROM memberships m JOIN accounts a ON a.uuid = m.account_uuid
         WHERE m.app_id = ap.app_id AND m.status IN ('active', 'imported') AND a.status <> 'deleted') AS users,
       (SELECT count(*)::int FROM memberships m
         WHERE m.app_id = ap.app_id AND m.status = 'active' AND m.last_signin_at > ${activeSince}) AS active_last_30d,
-      (SELECT count(*)::int FROM memberships m WHERE m.app_id = ap.app_id AND m.status = 'imported') AS imported_unclaimed
+      (SELECT count(*)::int FROM memberships m WHERE m.app_id = ap.app_id AND m.status = 'imported') AS imported_unclaimed`}
     FROM apps ap LEFT JOIN accounts o ON o.uuid = ap.owner_uuid
   `
 
 /** Stored configs are read over today's defaults (a field added later reads as its default). */
-const StoredAppRow = Schema.Struct({ ...AppRow.fields, signin_config: Schema.Unknown })
-
-const decodeStoredApps = rowsDecoder(StoredAppRow)
+const withStoredConfig = <R extends { readonly signin_config: unknown }>(row: R) =>
+  Effect.map(decodeStoredSigninConfig(row.signin_config), (signin_config) => ({ ...row, signin_config }))
+const decodeStoredApps = rowsDecoder(Schema.Struct({ ...AppRow.fields, signin_config: Schema.Unknown }))
+const decodeStoredAppsWithStats = rowsDecoder(Schema.Struct({ ...AppStatsRow.fields, signin_config: Schema.Unknown }))
 const decodeApps = (rows: unknown): Effect.Effect<ReadonlyArray<AppRow>> =>
-  decodeStoredApps(rows).pipe(
-    Effect.flatMap(Effect.forEach((row) =>
-      Effect.map(decodeStoredSigninConfig(row.signin_config), (signin_config): AppRow => ({ ...row, signin_config }))
-    )),
-    Effect.orDie
-  )
+  decodeStoredApps(rows).pipe(Effect.flatMap(Effect.forEach(withStoredConfig)), Effect.orDie)
+const decodeAppsWithStats = (rows: unknown): Effect.Effect<ReadonlyArray<AppStatsRow>> =>
+  decodeStoredAppsWithStats(rows).pipe(Effect.flatMap(Effect.forEach(withStoredConfig)), Effect.orDie)
 
 /** Keyset position of the owned-apps list (newest first). */
 export const OwnedPosition = Schema.Tuple(Schema.String, Schema.String)
@@ -61,15 +64,26 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const selectApps = (where: (select: ReturnType<ReturnType<typeof appSelect>>) => Effect.Effect<ReadonlyArray<object>, SqlError>) =>
+    type Where = (select: ReturnType<typeof appSelect>) => Effect.Effect<ReadonlyArray<object>, SqlError>
+
+    const selectAppsWithStats = (where: Where) =>
       Effect.gen(function*() {
         const at = yield* now
-        const select = appSelect(new Date(at.getTime() - Duration.toMillis(ACTIVE_WINDOW)))(sql)
-        return yield* where(select).pipe(Effect.orDie, Effect.flatMap(decodeApps))
+        const select = appSelect(sql, new Date(at.getTime() - Duration.toMillis(ACTIVE_WINDOW)))
+        return yield* where(select).pipe(Effect.orDie, Effect.flatMap(decodeAppsWithStats))
       })
 
+    /** The app without its member counts: what flows, /authorize and provider callbacks read on every load. */
     const find = (appId: string): Effect.Effect<Option.Option<AppRow>> =>
-      Effect.map(selectApps((select) => sql`${select} WHERE ap.app_id = ${appId}`), (rows) => Option.fromNullable(rows[0]))
+      sql`${appSelect(sql, null)} WHERE ap.app_id = ${appId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeApps),
+        Effect.map((rows) => Option.fromNullable(rows[0]))
+      )
+
+    /** The app with the App record's member counts (GET /v1/apps/{app_id}, the sync's answer). */
+    const findWithStats = (appId: string): Effect.Effect<Option.Option<AppStatsRow>> =>
+      Effect.map(selectAppsWithStats((select) => sql`${select} WHERE ap.app_id = ${appId}`), (rows) => Option.fromNullable(rows[0]))
 
     /** What checking the app's credentials needs, read without the record's counts. */
     const credentialsOf = (appId: string) =>
@@ -85,7 +99,7 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
 
     /** Apps the account owns or co-authors, newest first, `limit + 1` rows after `after`. */
     const listAuthored = (accountUuid: string, limit: number, after: Option.Option<typeof OwnedPosition.Type>) =>
-      selectApps((select) => {
+      selectAppsWithStats((select) => {
         const position = Option.match(after, {
           onNone: () => sql``,
           onSome: ([createdAt, appId]) => sql`AND (ap.created_at, ap.app_id) < (${new Date(createdAt)}, ${appId})`
@@ -156,6 +170,6 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
         return { created: false }
       }))
 
-    return { find, credentialsOf, isAuthor, listAuthored, insert, syncFromRegistry } as const
+    return { find, findWithStats, credentialsOf, isAuthor, listAuthored, insert, syncFromRegistry } as const
   })
 }) {}

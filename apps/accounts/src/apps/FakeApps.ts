@@ -73,6 +73,6 @@ export const createFakeApp = (input: NewFakeApp) =>
       secretHash: sha256Hex(secret)
     }, config, at)).pipe(Effect.orDie)
     if (!created) return yield* new AppIdTaken({ message: `An app with the id ${appId} exists already.` })
-    const app = yield* apps.find(appId!)
+    const app = yield* apps.findWithStats(appId!)
     return { app: Option.getOrThrow(app), secret }
   })

@@ -14,8 +14,10 @@ import { AppSourceConflict } from "./errors.ts"
 
 const unknownApp = (appId: string) => new UnknownApp({ message: `No app has the id ${JSON.stringify(appId)}.` })
 
-const loadApp = (apps: AppsRepo, appId: string) =>
-  Effect.flatMap(apps.find(appId), Option.match({ onNone: () => Effect.fail(unknownApp(appId)), onSome: Effect.succeed }))
+const found = (appId: string) => <A>(app: Option.Option<A>): Effect.Effect<A, UnknownApp> =>
+  Option.match(app, { onNone: () => Effect.fail(unknownApp(appId)), onSome: Effect.succeed })
+/** With the member counts, for answers carrying the App record's `stats`. */
+const loadApp = (apps: AppsRepo, appId: string) => Effect.flatMap(apps.findWithStats(appId), found(appId))
 
 export const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
   Effect.gen(function*() {
@@ -39,7 +41,7 @@ export const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (h
     return handlers.handle("public", ({ path }) =>
       Effect.gen(function*() {
         yield* addResponseHeaders({ "access-control-allow-origin": "*", "cache-control": "no-cache" })
-        const app = yield* loadApp(apps, path.app_id)
+        const app = yield* Effect.flatMap(apps.find(path.app_id), found(path.app_id))
         if (app.status === "disabled") return yield* new AppDisabled({ message: "This app is disabled." })
         return {
           app_id: app.app_id,
