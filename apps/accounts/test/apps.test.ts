@@ -6,7 +6,7 @@ import { createFakeApp } from "../src/apps/FakeApps.ts"
 import { AppsRepo } from "../src/apps/AppsRepo.ts"
 import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
-import { createCarbon } from "./support/carbons.ts"
+import { createCarbon, insertSilicon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { signInDirectly } from "./support/signIn.ts"
 
@@ -221,6 +221,26 @@ layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }
       const bad = yield* sync(appIdFor("bad"), { name: "", owner_uuid: "zzz", status: "active", homepage_url: "http://x.example" })
       expect(bad.status).toBe(422)
       expect(Object.keys(bad.body.error.details.fields).sort()).toEqual(["homepage_url", "name", "owner_uuid"])
+      // Authors are checked in one read and reported by index: a Silicon, an unknown uuid, text that is no uuid, a deleted Carbon.
+      const coauthor = yield* createCarbon()
+      const deleted = yield* createCarbon()
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE accounts SET status = 'deleted' WHERE uuid = ${deleted.uuid}`
+      const silicon = yield* insertSilicon
+      const authors = yield* sync(appIdFor("authors"), {
+        name: "Authors",
+        owner_uuid: owner.uuid,
+        coauthor_uuids: [coauthor.uuid, silicon, "zzzzzzzz", "not a uuid!", deleted.uuid, coauthor.uuid],
+        status: "active"
+      })
+      expect(authors.status).toBe(422)
+      const notCarbon = "is not an active Carbon's uuid"
+      expect(authors.body.error.details.fields).toEqual({
+        "coauthor_uuids.1": notCarbon,
+        "coauthor_uuids.2": notCarbon,
+        "coauthor_uuids.3": notCarbon,
+        "coauthor_uuids.4": notCarbon
+      })
       const firstParty = yield* sync("accounts", { name: "Mine", owner_uuid: owner.uuid, status: "active" })
       expect(firstParty.status).toBe(409)
       expect(firstParty.body.error.code).toBe("app_source_conflict")

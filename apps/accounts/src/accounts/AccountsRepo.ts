@@ -313,6 +313,15 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
         ? selectAccounts(sql`SELECT ${columns} FROM accounts WHERE uuid = ${uuid}`)
         : Effect.succeed(Option.none())
 
+    /** Which of these uuids are active Carbons', in one read; text that is not uuid-shaped is none. */
+    const activeCarbonUuids = (uuids: ReadonlyArray<string>): Effect.Effect<ReadonlySet<string>> => {
+      const shaped = [...new Set(uuids.filter(isUuidShaped))]
+      if (shaped.length === 0) return Effect.succeed(new Set())
+      return sql<{ readonly uuid: string }>`
+        SELECT uuid FROM accounts WHERE uuid IN ${sql.in(shaped)} AND kind = 'carbon' AND status = 'active'
+      `.pipe(Effect.orDie, Effect.map((rows) => new Set(rows.map((row) => row.uuid))))
+    }
+
     /** The account holding this id now (a Silicon's handle does not answer for c:). */
     const findById = (id: AccountId): Effect.Effect<Option.Option<AccountRow>> =>
       selectAccounts(sql`SELECT ${columns} FROM accounts WHERE handle = ${id.handle} AND kind = ${id.kind}`)
@@ -537,6 +546,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
       createCarbon,
       updateProfile,
       findByUuid,
+      activeCarbonUuids,
       findById,
       findByVerifiedContact,
       findByVerifiedEmail: (email: string) => findByVerifiedContact("email", email),

@@ -1,5 +1,5 @@
 
-import { Effect, Either, Option } from "effect"
+import { Effect, Either } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import type { RegistryApp } from "./Api.ts"
 import { isValidAppId } from "./AppId.ts"
@@ -20,12 +20,10 @@ export const registryAppWrite = (appId: string, body: typeof RegistryApp.Type) =
     const logoUrl = fields.check("logo_url", body.logo_url ?? undefined, validateLogoUrl)
     const logoDarkUrl = fields.check("logo_dark_url", body.logo_dark_url ?? undefined, validateLogoUrl)
     const authors = [body.owner_uuid, ...(body.coauthor_uuids ?? [])]
+    const activeCarbons = yield* accounts.activeCarbonUuids(authors)
     for (const [index, uuid] of authors.entries()) {
-      const account = yield* accounts.findByUuid(uuid)
       const field = index === 0 ? "owner_uuid" : `coauthor_uuids.${index - 1}`
-      if (Option.isNone(account) || account.value.kind !== "carbon" || account.value.status !== "active") {
-        fields.check(field, uuid, () => Either.left("is not an active Carbon's uuid"))
-      }
+      if (!activeCarbons.has(uuid)) fields.check(field, uuid, () => Either.left("is not an active Carbon's uuid"))
     }
     yield* fields.result
     const write: AppWrite = {
