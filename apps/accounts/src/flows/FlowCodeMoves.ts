@@ -5,7 +5,7 @@ import { Duration, Effect, Either, Option, Random } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { type ContactChannel, normalizeAddress } from "../accounts/contactAddresses.ts"
 import { validateDob } from "../accounts/profileFields.ts"
-import { addsPerAccount, addsPerIp } from "../contacts/policy.ts"
+import { addsPerAccount, addsPerIp, verificationChannelOf } from "../contacts/policy.ts"
 import { noCodeSent, VerificationCodes } from "../verification/index.ts"
 import type { VerificationChallenge } from "../verification/index.ts"
 import { BrowserSessions } from "./BrowserSessions.ts"
@@ -36,7 +36,6 @@ const sentCode = (channel: ContactField, destination: string, challenge: Verific
   resend_available_at: challenge.resend_available_at
 })
 
-const verificationChannel = (channel: ContactChannel) => channel === "email" ? "email" as const : "sms" as const
 
 const signinMessage = (appName: string) => (code: string) => ({
   subject: `Your code for ${appName}`,
@@ -93,7 +92,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
           return yield* new EmailDomainNotAllowed({ message: "This app takes only emails of its own domains." })
         }
         const challenge = yield* codes.send({
-          channel: verificationChannel(channel),
+          channel: verificationChannelOf(channel),
           destination: address,
           purpose: purposeOf(id),
           clientAddress: ip,
@@ -158,22 +157,8 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         if (!domainAllowed(config, sent.channel === "email" ? [sent.destination] : [])) {
           return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
         }
-        const signup = yield* signups.start(id, sent.channel, sent.destination, loaded.at)
-        return yield* core.commit(loaded, {
-          step: "signup",
-          state: {
-            ...cleared,
-            signup: {
-              id: signup.id,
-              channel: sent.channel,
-              destination: sent.destination,
-              expires_at: signup.expiresAt.toISOString(),
-              provider: null,
-              provider_pfp_url: null,
-              display_name: null
-            }
-          }
-        }, [{ name: SIGNUP_COOKIE, value: signup.cookie, maxAge: Duration.hours(48) }])
+        const entered = yield* signups.enter(id, cleared, sent.channel, sent.destination, loaded.at)
+        return yield* core.commit(loaded, entered.next, entered.cookies)
       })
 
     const signup = (id: string, cookies: FlowCookies, input: SignupInput) =>
@@ -255,7 +240,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         const contact = yield* accounts.addPendingContact(uuid, field, value).pipe(Effect.catchTag("AccountNotFound", Effect.die))
         if (contact.verified_at !== null) return yield* core.commit(loaded, { step: "details", state })
         const challenge = yield* codes.send({
-          channel: verificationChannel(field),
+          channel: verificationChannelOf(field),
           destination: contact.address,
           purpose: detailPurposeOf(id),
           clientAddress: ip,

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountsConfig } from "../config.ts"
 import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
@@ -10,7 +10,7 @@ import { RoundTrips } from "../providers/RoundTrips.ts"
 import { MethodNotEnabledForMove, ProviderUnavailable } from "./errors.ts"
 import { domainAllowed, FlowCore, type FlowCookies, type Loaded, type Moved, type Next } from "./FlowCore.ts"
 import { FlowCodeMoves } from "./FlowCodeMoves.ts"
-import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
+import { SignupSessions } from "./SignupSessions.ts"
 
 /** The flow stays at choose_method and shows why the round trip did not sign anyone in. */
 const refused = (loaded: Loaded, code: string, message: string): Next => ({
@@ -115,29 +115,15 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
             refused(loaded, "email_domain_not_allowed", "This app takes only emails of its own domains.")
           )
         }
-        const signup = yield* signups.start(loaded.row.id, "email", identity.email, loaded.at, {
-          provider,
-          subject: identity.subject,
-          pfpUrl: identity.picture,
-          displayName: identity.name
-        })
-        return yield* core.commit(loaded, {
-          step: "signup",
-          state: {
-            ...loaded.row.state,
-            challenge: null,
-            error: null,
-            signup: {
-              id: signup.id,
-              channel: "email",
-              destination: identity.email,
-              expires_at: signup.expiresAt.toISOString(),
-              provider,
-              provider_pfp_url: identity.picture,
-              display_name: identity.name
-            }
-          }
-        }, [{ name: SIGNUP_COOKIE, value: signup.cookie, maxAge: Duration.hours(48) }])
+        const entered = yield* signups.enter(
+          loaded.row.id,
+          { ...loaded.row.state, challenge: null, error: null },
+          "email",
+          identity.email,
+          loaded.at,
+          { provider, subject: identity.subject, pfpUrl: identity.picture, displayName: identity.name }
+        )
+        return yield* core.commit(loaded, entered.next, entered.cookies)
       })
 
     /** Claims the flow's provider answer and moves the flow with it, all or nothing. */

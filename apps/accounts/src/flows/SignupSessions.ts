@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Duration, Effect, Option, Schema } from "effect"
-import type { ContactField } from "./FlowState.ts"
+import type { CookieToSet, Next } from "./FlowCore.ts"
+import type { ContactField, FlowState } from "./FlowState.ts"
 import { rowsDecoder } from "@platform/database"
 import { ProviderName } from "../providers/ProviderAnswer.ts"
 
@@ -52,6 +53,37 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
         return { id, cookie, expiresAt }
       })
 
+    /**
+     * Starts a sign-up session for an address the flow proved: the flow's signup step (over `state`)
+     * and the sa_signup cookie that binds the sign-up to this browser.
+     */
+    const enter = (
+      flowId: string,
+      state: FlowState,
+      channel: ContactField,
+      destination: string,
+      at: Date,
+      provider: ProviderSignup | null = null
+    ) =>
+      Effect.map(start(flowId, channel, destination, at, provider), (signup) => ({
+        next: {
+          step: "signup",
+          state: {
+            ...state,
+            signup: {
+              id: signup.id,
+              channel,
+              destination,
+              expires_at: signup.expiresAt.toISOString(),
+              provider: provider?.provider ?? null,
+              provider_pfp_url: provider?.pfpUrl ?? null,
+              display_name: provider?.displayName ?? null
+            }
+          }
+        } satisfies Next,
+        cookies: [{ name: SIGNUP_COOKIE, value: signup.cookie, maxAge: SIGNUP_LIFETIME }] satisfies ReadonlyArray<CookieToSet>
+      }))
+
     const findByCookie = (cookie: string): Effect.Effect<Option.Option<SignupRow>> =>
       sql`
         SELECT id, flow_id, channel, address, expires_at, completed_at, provider, provider_subject FROM signup_sessions
@@ -72,6 +104,6 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
         DELETE FROM signup_sessions WHERE expires_at < ${before} OR completed_at < ${before} RETURNING 1
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length))
 
-    return { start, findByCookie, complete, sweep } as const
+    return { start, enter, findByCookie, complete, sweep } as const
   })
 }) {}
