@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import type { SigninRow } from "../auth/Signin.ts"
-import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { newSigninId, SIGNIN_LIFETIME, signinExpiry, SigninsRepo } from "../auth/SigninsRepo.ts"
 
-/** The browser session cookie lasts 900 days (spec 1, Lifetimes), like the first-party sign-in it stands for. */
-export const BROWSER_SESSION_LIFETIME = Duration.days(900)
+/** The browser session cookie lasts 900 days (spec 1, Lifetimes): the lifetime of the first-party sign-in it stands for. */
+export const BROWSER_SESSION_LIFETIME = SIGNIN_LIFETIME
 
 /**
  * The account site's browser sessions (`sa_session`): a first-party sign-in
@@ -20,11 +20,11 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("accounts
     /** Starts a session for the account; the cookie value is returned once. */
     const start = (accountUuid: string, at: Date): Effect.Effect<string> => {
       const cookie = randomToken("sas_")
-      const expiresAt = new Date(at.getTime() + Duration.toMillis(BROWSER_SESSION_LIFETIME))
+      const expiresAt = signinExpiry(at)
       return sql`
         INSERT INTO signins (id, account_uuid, client_id, client_label, method, session_cookie_hash, created_at, expires_at,
                              last_used_at)
-        VALUES (${randomToken("sgn_", 16)}, ${accountUuid}, ${FIRST_PARTY_CLIENT_ID}, 'Browser', 'hosted',
+        VALUES (${newSigninId()}, ${accountUuid}, ${FIRST_PARTY_CLIENT_ID}, 'Browser', 'hosted',
                 ${sha256Hex(cookie)}, ${at}, ${expiresAt}, ${at})
       `.pipe(Effect.orDie, Effect.as(cookie))
     }
