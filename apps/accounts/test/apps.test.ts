@@ -8,6 +8,7 @@ import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon, insertSilicon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { createSilicon } from "./support/silicons.ts"
 import { signInDirectly } from "./support/signIn.ts"
 
 const INTERNAL_TOKEN = "internal-token-for-tests"
@@ -108,6 +109,38 @@ layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }
       expect(first.body.items).toEqual([expect.objectContaining({ app_id: second.app.app_id, source: "fake", users: 0 })])
       const rest = yield* call(`/v1/me/owned-apps?limit=1&cursor=${first.body.next_cursor}`, { headers: bearer(token) })
       expect(rest.body).toMatchObject({ items: [{ app_id: appId }], next_cursor: null })
+      const { silicon } = yield* createSilicon()
+      const { accessToken: siliconToken } = yield* signInDirectly(silicon.uuid)
+      const asSilicon = yield* call("/v1/me/owned-apps", { headers: bearer(siliconToken) })
+      expect(asSilicon.status).toBe(403)
+      expect(asSilicon.body.error.code).toBe("carbon_only")
+    }))
+
+  it.effect("stats: users active or imported whose account is not deleted, active in the last 30 days, imported unclaimed", () =>
+    Effect.gen(function*() {
+      const { appId, token } = yield* ownedApp
+      const sql = yield* SqlClient.SqlClient
+      const day = 24 * 60 * 60 * 1000
+      const at = (daysAgo: number | null) => daysAgo === null ? null : new Date(Date.now() - daysAgo * day)
+      const member = (status: string, lastSigninDaysAgo: number | null, accountStatus: "active" | "deleted" = "active") =>
+        Effect.gen(function*() {
+          const account = yield* createCarbon()
+          if (accountStatus === "deleted") yield* sql`UPDATE accounts SET status = 'deleted' WHERE uuid = ${account.uuid}`
+          yield* sql`
+            INSERT INTO memberships (app_id, account_uuid, status, created_at, last_signin_at)
+            VALUES (${appId}, ${account.uuid}, ${status}, now(), ${at(lastSigninDaysAgo)})
+          `
+        })
+      yield* member("active", 1) // user, active in the last 30 days
+      yield* member("active", 40) // user, not recently active
+      yield* member("active", null) // user, never signed in
+      yield* member("imported", null) // user, imported unclaimed
+      yield* member("access_removed", 2) // not a user
+      yield* member("active", 40, "deleted") // a deleted account is not a user
+      const record = yield* call(`/v1/apps/${appId}`, { headers: bearer(token) })
+      expect(record.body.stats).toEqual({ users: 4, active_last_30d: 1, imported_unclaimed: 1 })
+      const owned = yield* call("/v1/me/owned-apps", { headers: bearer(token) })
+      expect(owned.body.items).toEqual([expect.objectContaining({ app_id: appId, users: 4 })])
     }))
 
   it.effect("signin-config patches: merge, no-change, expected_version, null reset, history", () =>
@@ -167,7 +200,7 @@ layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }
       expect(tooBig.body.error.details.limit_bytes).toBe(512 * 1024)
     }))
 
-  it.effect("registry sync: created, then updated; secret by digest; a disabled app's own credentials are 403", () =>
+  it.effect("registry sync: created, then updated; secret by digest; co-authors replaced; once disabled a wrong secret is still 401, the owner still manages it and its public page is 403", () =>
     Effect.gen(function*() {
       const owner = yield* createCarbon()
       const coauthor = yield* createCarbon()
