@@ -9,6 +9,7 @@ import type { SigninConfig } from "../apps/signinConfig/SigninConfig.ts"
 import { AuthorizationCodes } from "../authorize/AuthorizationCodes.ts"
 import { AccountsConfig } from "../config.ts"
 import { now } from "../now.ts"
+import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import { type DetailValues, detailPages, grantedDetails, grantedScopes } from "./detailPages.ts"
 import {
   FlowCompleted,
@@ -220,5 +221,5 @@ export class FlowCore extends Effect.Service<FlowCore>()("accounts/FlowCore", {
 
     return { load, expectStep, commit, view, endWith, complete, advance, detailsFromPages, valuesOf, appOf } as const
   }),
-  dependencies: [FlowsRepo.Default, Memberships.Default]
+  dependencies: [FlowsRepo.Default, Memberships.Default, ProviderRegistry.Default]
 }) {}

@@ -6,8 +6,8 @@ import type { ContactRow } from "../accounts/ContactRow.ts"
 import type { AppRow } from "../apps/AppRecord.ts"
 import type { DetailName } from "../apps/signinConfig/fields.ts"
 import { enabledMethods } from "../apps/signinConfig/publicSigninView.ts"
-import { AccountsConfig } from "../config.ts"
 import { methodOffered } from "../providers/methodOffered.ts"
+import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import { maskEmail, maskPhone } from "../verification/destination.ts"
 import { type DetailValues, grantedDetails } from "./detailPages.ts"
 import type { FlowRow } from "./FlowsRepo.ts"
@@ -39,7 +39,7 @@ const shownContact = (rows: ReadonlyArray<ContactRow>): string | null =>
 
 /** Reads what the flow pages show: accounts, their details, memberships. */
 export const makeFlowRendering = Effect.gen(function*() {
-  const settings = yield* AccountsConfig
+  const registry = yield* ProviderRegistry
   const accounts = yield* AccountsRepo
   const memberships = yield* Memberships
 
@@ -88,7 +88,7 @@ export const makeFlowRendering = Effect.gen(function*() {
           copy: app.signin_config.copy,
           first_party: app.source === "first_party"
         },
-        methods: enabledMethods(app.signin_config).filter(methodOffered(settings, app.signin_config)),
+        methods: enabledMethods(app.signin_config).filter(methodOffered(registry, app)),
         signed_in_as: Option.getOrNull(Option.map(account, accountSummary)),
         challenge: row.step === "verify_code" && state.challenge !== null ? challengeView(state.challenge) : null,
         signup: row.step === "signup" && state.signup !== null
