@@ -10,5 +10,4 @@ export { enabledMethods, PublicSigninView, publicSigninView } from "./publicSign
 export { Branding, Copy, IdpA, IdpB, Methods, SigninConfig } from "./SigninConfig.ts"
 export { SigninConfigPatch } from "./SigninConfigPatch.ts"
 export { decodeStoredSigninConfig, SIGNIN_CONFIG_PATCH_LIMIT_BYTES } from "./storedConfig.ts"
-export type { SecretsState } from "./validateIdps.ts"
 export { validateSigninConfig } from "./validateSigninConfig.ts"

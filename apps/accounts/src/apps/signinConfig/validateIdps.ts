@@ -2,19 +2,13 @@ import type { Problems } from "./FieldProblem.ts"
 import type { SigninConfig } from "./SigninConfig.ts"
 import { checkDomain } from "./urlRules.ts"
 
-/** Which write-only secrets are stored once the change is made. */
-export interface SecretsState {
-  readonly client_secret_set: boolean
-  readonly private_key_set: boolean
-}
-
 const APPLE_ID = /^[A-Z0-9]{10}$/
 const SERVICES_ID = /^[A-Za-z0-9.-]{1,255}$/
 
 const CLIENT_ID = /^[!-~]{1,255}$/
 
-/** The identity provider settings; byo needs its ids and its secret. */
-export const validateIdps = (config: SigninConfig, secrets: SecretsState, problems: Problems): void => {
+/** The identity provider settings; byo needs its ids and its secret (known by the config's *_set flags). */
+export const validateIdps = (config: SigninConfig, problems: Problems): void => {
   const { idp_a, idp_b } = config
   if (idp_a.client_id !== null && !CLIENT_ID.test(idp_a.client_id)) {
     problems.add("idp_a.client_id", "must be 1 to 255 printable characters without spaces")
@@ -22,7 +16,7 @@ export const validateIdps = (config: SigninConfig, secrets: SecretsState, proble
   problems.check("idp_a.hosted_domain", idp_a.hosted_domain, checkDomain)
   if (idp_a.mode === "byo") {
     if (idp_a.client_id === null) problems.add("idp_a.client_id", "is required when idp_a.mode is byo")
-    if (!secrets.client_secret_set) problems.add("idp_a.client_secret", "is required when idp_a.mode is byo")
+    if (!idp_a.client_secret_set) problems.add("idp_a.client_secret", "is required when idp_a.mode is byo")
   }
   if (idp_b.services_id !== null && !SERVICES_ID.test(idp_b.services_id)) {
     problems.add("idp_b.services_id", "must be 1 to 255 letters, digits, dots or hyphens")
@@ -34,6 +28,6 @@ export const validateIdps = (config: SigninConfig, secrets: SecretsState, proble
   }
   if (idp_b.mode === "byo") {
     if (idp_b.services_id === null) problems.add("idp_b.services_id", "is required when idp_b.mode is byo")
-    if (!secrets.private_key_set) problems.add("idp_b.private_key", "is required when idp_b.mode is byo")
+    if (!idp_b.private_key_set) problems.add("idp_b.private_key", "is required when idp_b.mode is byo")
   }
 }
