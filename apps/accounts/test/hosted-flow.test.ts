@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
-import { authorizeQuery, browser, CHALLENGE, codeFor, LOOPBACK, makeFlowApp, REDIRECT, run } from "./support/flows.ts"
+import { authorizeQuery, browser, CHALLENGE, codeFor, expectSilentFailure, LOOPBACK, makeFlowApp, REDIRECT, run } from "./support/flows.ts"
 
 layer(AccountsTest(), { excludeTestServices: true })("hosted sign-in flow", (it) => {
   it.effect("sign-up of a new Carbon by email code, details and review pages, then a code on redirect_to", () =>
@@ -200,15 +200,7 @@ layer(AccountsTest(), { excludeTestServices: true })("hosted sign-in flow", (it)
     Effect.gen(function*() {
       const appId = yield* makeFlowApp()
       const b = yield* browser
-      const answer = yield* run(() => b.get(`/authorize?${authorizeQuery(appId, { prompt: "none" })}`))
-      expect(answer.status).toBe(302)
-      const location = new URL(answer.headers.get("location")!)
-      expect(location.searchParams.get("error")).toBe("login_required")
-      expect(location.searchParams.get("state")).toBe("st&te=/ü")
-      const created = yield* run(() => b.post("/v1/flows", Object.fromEntries(authorizeQuery(appId, { prompt: "none" }))))
-      expect(created.status).toBe(201)
-      expect(created.body.flow).toMatchObject({ step: "failed", error: { code: "login_required" }, prompt: "none" })
-      expect(created.body.flow.redirect_to).toMatch(/error=login_required/)
+      yield* expectSilentFailure(b, appId, "login_required")
     }))
 
   it.effect("a flow POST needs our Origin and the flow's own cookie; cancel ends it with access_denied", () =>

@@ -1,3 +1,4 @@
+import { expect } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { sha256Hex } from "@platform/crypto"
 import { Effect, Option } from "effect"
@@ -68,6 +69,24 @@ export const codeFor = (to: string) => Effect.map(lastMessageTo(to), (message) =
 /** A flow asking no detail (scope openid), so a verified code for a known account completes it at once. */
 export const startFlow = (b: Browser, appId: string, headers: Record<string, string> = {}) =>
   run(() => b.post("/v1/flows", Object.fromEntries(authorizeQuery(appId, { scope: "openid" })), headers))
+
+/**
+ * prompt=none that cannot finish silently, asked both ways: GET /authorize redirects to the app with
+ * `error` (and the state), and POST /v1/flows answers 201 with a failed flow whose redirect_to carries it.
+ */
+export const expectSilentFailure = (b: Browser, appId: string, error: string, extra: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    const query = authorizeQuery(appId, { prompt: "none", ...extra })
+    const answer = yield* run(() => b.get(`/authorize?${query}`))
+    expect(answer.status).toBe(302)
+    const location = new URL(answer.headers.get("location")!)
+    expect(location.searchParams.get("error")).toBe(error)
+    expect(location.searchParams.get("state")).toBe("st&te=/ü")
+    const created = yield* run(() => b.post("/v1/flows", Object.fromEntries(query)))
+    expect(created.status).toBe(201)
+    expect(created.body.flow).toMatchObject({ step: "failed", error: { code: error }, prompt: "none" })
+    expect(created.body.flow.redirect_to).toMatch(new RegExp(`error=${error}`))
+  })
 
 /** Verifies the code last sent to `to` in flow `flowId`. */
 export const verifyCode = (b: Browser, flowId: string, to: string) =>
