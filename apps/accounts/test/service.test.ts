@@ -1,4 +1,5 @@
 import { expect, layer } from "@effect/vitest"
+import { readFile } from "node:fs/promises"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
@@ -73,6 +74,14 @@ layer(AccountsTest(), { excludeTestServices: true })("probes, meta, capabilities
       const envelope = res.body.components.schemas["RequirementsNotMet"]
       expect(envelope.properties.error.properties.code.enum).toEqual(["requirements_not_met"])
       expect(JSON.stringify(res.body)).not.toContain("HttpApiDecodeError")
+    }))
+
+  it.effect("/openapi.json is the reviewed contract (test/snapshots/openapi.json): a change to it is deliberate", () =>
+    Effect.gen(function*() {
+      const res = yield* get("/openapi.json")
+      // To accept a deliberate change: curl -s <server>/openapi.json | python3 -m json.tool --indent 2 > test/snapshots/openapi.json
+      const reviewed = yield* Effect.promise(() => readFile(new URL("./snapshots/openapi.json", import.meta.url), "utf8"))
+      expect(res.body).toEqual(JSON.parse(reviewed))
     }))
 
   it.effect("/docs renders the OpenAPI document for people", () =>
