@@ -9,3 +9,4 @@ export {
 export { decryptSecret, encryptSecret, isEncryptedSecret, openSecret, sealSecret, SecretDecryptionError } from "./envelope.ts"
 export { randomDigits, randomHex, randomToken } from "./random.ts"
 export { hashSecret, SCRYPT_PARAMS, verifyAgainstDummy, verifySecret } from "./secret-hash.ts"
+export { makeSecretsAtRest, type SecretsAtRest } from "./secrets-at-rest.ts"

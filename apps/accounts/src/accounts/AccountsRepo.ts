@@ -29,7 +29,7 @@ import {
 import { SUGGESTION_COUNT, suggestionCandidates } from "./idSuggestions.ts"
 import { type NewCarbon, validateNewCarbon, validationFailed } from "./NewCarbon.ts"
 import { isUuidShaped } from "./uuidPermutation.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 /** Whether an id can be given to a new owner now. */
 export type IdAvailability = Data.TaggedEnum<{

@@ -1,6 +1,6 @@
 import { constantTimeEqual, sha256Hex } from "@platform/crypto"
 import { Clock, Duration, Effect, Option } from "effect"
-import { ExpiringCache } from "../cache/ExpiringCache.ts"
+import { ExpiringCache } from "@platform/service"
 import { type AppStatus } from "./AppRecord.ts"
 import { AppsRepo } from "./AppsRepo.ts"
 import { AppDisabled, InvalidAppCredentials } from "./errors.ts"

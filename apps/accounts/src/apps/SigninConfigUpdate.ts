@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option, Schema } from "effect"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 import { SecretsAtRest } from "../SecretsAtRest.ts"
 import { ConfigVersionConflict } from "./errors.ts"
 import { rowsDecoder } from "@platform/database"

@@ -1,9 +1,8 @@
 import { randomToken } from "@platform/crypto"
 import { SigningKeys } from "@platform/signing-keys"
 import { Duration, Effect, Either, Schema } from "effect"
-import { ExpiringCache } from "../cache/ExpiringCache.ts"
+import { epochSeconds, ExpiringCache } from "@platform/service"
 import { AccountsConfig } from "../config.ts"
-import { epochSeconds } from "../now.ts"
 
 /** The first-party public client's id, which is also the first-party audience (CONTRACT.md). */
 export const FIRST_PARTY_CLIENT_ID = "accounts"

@@ -18,7 +18,7 @@ import {
 } from "./errors.ts"
 import type { SigninRow } from "./Signin.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 export const SESSION_COOKIE = "sa_session"
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])

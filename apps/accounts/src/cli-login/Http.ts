@@ -10,7 +10,7 @@ import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import { VerificationCodes } from "../verification/index.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 export const CLI_LOGIN_PURPOSE = "cli_login"
 const CLIENT_LABEL_LIMIT = 100

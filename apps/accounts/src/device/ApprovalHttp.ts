@@ -10,7 +10,7 @@ import { deviceRequestOf } from "./DeviceRequest.ts"
 import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
 import { decisionsPerCarbon } from "./policy.ts"
 import { normalizeUserCode } from "./userCode.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 
 const notFound = () =>

@@ -1,6 +1,6 @@
 import type { Layer } from "effect"
 import { Clock, Effect } from "effect"
-import { periodicSweep } from "../retention.ts"
+import { periodicSweep } from "@platform/service"
 import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
 
 /** Deletes device codes 7 days after they expire. */

@@ -11,7 +11,7 @@ import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
 import { requireFirstPartyClient } from "../oauth/firstPartyClient.ts"
 import { authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
 import { displayUserCode } from "./userCode.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 /** The account site's page where a person types the user code (served on the public origin, not by this API). */
 export const VERIFICATION_PAGE_PATH = "/device"

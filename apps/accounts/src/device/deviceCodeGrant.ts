@@ -6,7 +6,7 @@ import { required } from "../oauth/OAuthParameters.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import type { TokenResponse } from "../oauth/TokenResponse.ts"
 import { DeviceCodesRepo, type PollOutcome } from "./DeviceCodesRepo.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 type Refusal = Exclude<PollOutcome, { readonly _tag: "Approved" }>
 

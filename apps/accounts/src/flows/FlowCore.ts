@@ -8,7 +8,7 @@ import type { DetailName } from "../apps/signinConfig/fields.ts"
 import type { SigninConfig } from "../apps/signinConfig/SigninConfig.ts"
 import { AuthorizationCodes } from "../authorize/AuthorizationCodes.ts"
 import { AccountsConfig } from "../config.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import { type DetailValues, detailPages, grantedDetails, grantedScopes } from "./detailPages.ts"
 import {

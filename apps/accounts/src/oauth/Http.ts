@@ -14,7 +14,7 @@ import { introspect } from "./introspect.ts"
 import { authenticateClient, type OAuthClient } from "./OAuthClient.ts"
 import { oauthParameters, required } from "./OAuthParameters.ts"
 import { TokenIssuer } from "./TokenIssuer.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =>
   Effect.gen(function*() {

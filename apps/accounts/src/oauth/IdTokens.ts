@@ -3,7 +3,7 @@ import { Duration, Effect } from "effect"
 import { createHash } from "node:crypto"
 import { ACCESS_TOKEN_LIFETIME } from "../auth/AccessTokens.ts"
 import { AccountsConfig } from "../config.ts"
-import { epochSeconds } from "../now.ts"
+import { epochSeconds } from "@platform/service"
 
 /**
  * OpenID Connect Core §3.1.3.6: the left half of the hash of the access

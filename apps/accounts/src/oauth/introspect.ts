@@ -9,7 +9,7 @@ import { AppAccountsRepo } from "./AppAccountsRepo.ts"
 import { liveAppSignin } from "./appAccess.ts"
 import { AppSigninsRepo } from "./AppSigninsRepo.ts"
 import type { IntrospectionResponse } from "./Introspection.ts"
-import { epochSeconds } from "../now.ts"
+import { epochSeconds } from "@platform/service"
 
 const INACTIVE: IntrospectionResponse = { active: false }
 

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken } from "@platform/crypto"
 import { Effect } from "effect"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 export interface NewReport {
   readonly message: string

@@ -5,7 +5,7 @@ import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { SessionNotFound } from "../auth/errors.ts"
 import { sessionOf } from "../auth/Signin.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 
 
 export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handlers) =>

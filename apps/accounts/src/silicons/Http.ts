@@ -6,7 +6,7 @@ import { enforceRateLimit, limitSuccesses, RateLimiter, type RateLimitRule } fro
 import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import { resolveCustodian } from "./custodianAddress.ts"
 import { custodianLabel, requestStatusView } from "./CustodianRequest.ts"

@@ -1,6 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
-import { now } from "../now.ts"
-import { periodicSweep } from "../retention.ts"
+import { now, periodicSweep } from "@platform/service"
 import { Custody } from "./Custody.ts"
 import { StkLogin } from "./StkLogin.ts"
 

@@ -13,7 +13,7 @@ import {
   TokenWrongAudience
 } from "../auth/errors.ts"
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
-import { now } from "../now.ts"
+import { now } from "@platform/service"
 import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
 import { liveAppSignin } from "../oauth/appAccess.ts"
 import { bearerChallenge } from "./bearerChallenge.ts"

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { AppAccount, appAccount, scopeSet } from "../oauth/AppAccount.ts"
 import type { AppAccountRow } from "../oauth/AppAccountsRepo.ts"
-import { epochSeconds } from "../now.ts"
+import { epochSeconds } from "@platform/service"
 
 /**
  * The userinfo answer: the account as the app sees it beside the standard

@@ -1,6 +1,6 @@
 import type { Layer } from "effect"
 import { Effect } from "effect"
-import { periodicSweep } from "../retention.ts"
+import { periodicSweep } from "@platform/service"
 import { VerificationCodes } from "./VerificationCodes.ts"
 
 /** Deletes verification challenges 1 day after they expire, and idle wrong-code streaks. */

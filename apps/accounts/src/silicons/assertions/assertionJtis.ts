@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { now } from "../../now.ts"
+import { now } from "@platform/service"
 
 /**
  * Remembers an accepted assertion's jti until it expires; false when it is

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { now } from "../../now.ts"
+import { now } from "@platform/service"
 import { TokenIssuer } from "../../oauth/TokenIssuer.ts"
 import { signinEligibility } from "../signinEligibility.ts"
 import { AssertionVerifier } from "./AssertionVerifier.ts"

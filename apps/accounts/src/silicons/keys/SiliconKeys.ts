@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import * as jose from "jose"
-import { now } from "../../now.ts"
+import { now } from "@platform/service"
 import { KeyExists, KeyNotFound, TooManyKeys } from "../errors.ts"
 import { LIVE_KEYS_PER_SILICON } from "../SiliconsMigration.ts"
 import type { Ed25519PublicJwk } from "./PublicKeyJwk.ts"

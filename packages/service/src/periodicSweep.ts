@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Schedule } from "effect"
 
-/** Retention sweeps run every 10 minutes (spec 1, Retention). */
+/** Retention sweeps run every 10 minutes (spec 1, Retention; every service keeps the same rhythm). */
 export const SWEEP_INTERVAL = Duration.minutes(10)
 
 /**
