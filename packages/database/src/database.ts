@@ -19,9 +19,9 @@ export interface DatabaseOptions {
   readonly maxConnections?: number
   /**
    * Send parameterized statements as named prepared statements (planned once per connection).
-   * Only for a PostgreSQL server, where each connection is its own session: a PGlite socket
-   * server shares one session between its clients, whose names would collide. Default false;
-   * `layerConfig` (a service's configured database URL) turns it on.
+   * Taken only where the server is a real PostgreSQL (see `connectPg`): a URL that leads to
+   * PGlite gets unnamed statements on one connection. Default false; `layerConfig` (a
+   * service's configured database URL) turns it on.
    */
   readonly keepPlans?: boolean
 }

@@ -2,6 +2,7 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Redacted, type Scope } from "effect"
+import Pg from "pg"
 import { planKeepingPool } from "./planKeepingPool.ts"
 import { DatabaseError, describeCause } from "./database-error.ts"
 
@@ -17,16 +18,35 @@ export interface PgTarget {
   readonly scrub?: (text: string) => string
 }
 
+/** Where to connect: a URL, or (the embedded database) a socket directory and port. */
+export interface PgConnection {
+  readonly url?: Redacted.Redacted<string>
+  readonly host?: string
+  readonly port?: number
+  readonly username?: string
+  readonly database?: string
+  readonly maxConnections: number
+}
+
+/** What answers at the other end: a PostgreSQL server, or PGlite served over a socket (one session for every client). */
+export type ServerKind = "postgresql" | "pglite"
+
 /**
  * Opens an `@effect/sql-pg` client. Column and parameter names are not transformed:
  * SQL names stay exactly as written (snake_case).
+ *
+ * It first asks the server what it is. Named prepared statements (`keepPlans`) are only safe
+ * where each connection is a session of its own, that is on a PostgreSQL server: PGlite's socket
+ * server gives every client the same session, where two processes preparing the same statement
+ * collide ("prepared statement … already exists") and interleaved transactions would mix. On
+ * PGlite the client therefore sends unnamed statements over one connection, whatever was asked.
  */
 export const connectPg = (
-  config: PgClient.PgClientConfig,
+  connection: PgConnection,
   target: PgTarget,
   options: { readonly keepPlans?: boolean } = {}
 ): Effect.Effect<PgClient.PgClient, DatabaseError, Scope.Scope> =>
-  (options.keepPlans === true ? planKeepingClient(config) : PgClient.make({ connectTimeout, ...config })).pipe(
+  PgClient.fromPool({ acquire: openPool(connection, options.keepPlans === true) }).pipe(
     Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make),
     Effect.mapError((error) => {
       const reason = describeCause(error)
@@ -35,32 +55,46 @@ export const connectPg = (
     })
   )
 
-/**
- * The same client over a pool of plan-keeping connections (see planKeepingPool.ts): for a
- * PostgreSQL server, where each connection is a session of its own.
- */
-const planKeepingClient = (config: PgClient.PgClientConfig) =>
-  PgClient.fromPool({
-    acquire: Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const pool = planKeepingPool({
-            connectionString: config.url === undefined ? undefined : Redacted.value(config.url),
-            max: config.maxConnections,
-            connectionTimeoutMillis: Duration.toMillis(connectTimeout),
-            application_name: "@effect/sql-pg"
-          })
-          pool.on("error", () => {})
-          try {
-            await pool.query("SELECT 1")
-          } catch (cause) {
-            await pool.end()
-            throw cause
-          }
-          return pool
-        },
-        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
-      }),
-      (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
-    )
-  })
+const poolConfig = (connection: PgConnection): Pg.PoolConfig => ({
+  connectionString: connection.url === undefined ? undefined : Redacted.value(connection.url),
+  host: connection.host,
+  port: connection.port,
+  user: connection.username,
+  database: connection.database,
+  max: connection.maxConnections,
+  connectionTimeoutMillis: Duration.toMillis(connectTimeout),
+  application_name: "@effect/sql-pg"
+})
+
+/** `select version()` on a connection of its own, closed at once. */
+export const serverKindOf = (config: Pg.ClientConfig): Promise<ServerKind> => {
+  const client = new Pg.Client(config)
+  client.on("error", () => {})
+  return client.connect()
+    .then(() => client.query<{ version: string }>("select version()"))
+    .then((result) => (result.rows[0]?.version.includes("PGlite") ? "pglite" : "postgresql"))
+    .finally(() => client.end().catch(() => {}))
+}
+
+const openPool = (connection: PgConnection, keepPlans: boolean) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const config = poolConfig(connection)
+        const kind = await serverKindOf(config)
+        const pool = kind === "postgresql" && keepPlans
+          ? planKeepingPool(config)
+          : new Pg.Pool(kind === "pglite" ? { ...config, max: 1 } : config)
+        pool.on("error", () => {})
+        try {
+          await pool.query("SELECT 1")
+        } catch (cause) {
+          await pool.end()
+          throw cause
+        }
+        return pool
+      },
+      catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
+  )

@@ -38,7 +38,8 @@ export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient |
     Effect.gen(function*() {
       const { url } = yield* provision
       const parsed = yield* parseDatabaseUrl(Redacted.make(url))
-      return yield* connectPg({ url: parsed.url, maxConnections: hasServer ? 5 : 1 }, parsed, { keepPlans: hasServer })
+      // On PGlite connectPg keeps to one connection and unnamed statements, as in embedded mode.
+      return yield* connectPg({ url: parsed.url, maxConnections: 5 }, parsed, { keepPlans: true })
     }),
     migrations
   ).pipe(Layer.orDie)
@@ -53,8 +54,7 @@ export const sharedByProcesses = (
   Effect.map(provision, ({ url }) =>
     clientLayer(
       Effect.flatMap(parseDatabaseUrl(Redacted.make(url)), (parsed) =>
-        // PGlite is one session shared by every client: one connection per process, as in embedded mode.
-        connectPg({ url: parsed.url, maxConnections: hasServer ? 5 : 1 }, parsed, { keepPlans: hasServer })),
+        connectPg({ url: parsed.url, maxConnections: 5 }, parsed, { keepPlans: true })),
       migrations
     ).pipe(Layer.orDie))
 
