@@ -1,4 +1,5 @@
-import { Config, ConfigError, Either, Option, type Redacted } from "effect"
+import { decodeEncryptionKey } from "@platform/crypto"
+import { Config, ConfigError, Effect, Either, Option, type Redacted } from "effect"
 
 export type Environment = "development" | "production"
 
@@ -37,6 +38,18 @@ export const originConfig = (name: string, example: string): Config.Config<strin
     Config.mapOrFail((value) => Either.mapLeft(asOrigin(value, example), (message) => ConfigError.InvalidData([], message)))
   )
 
+/** Checked here, before anything starts, though only the layer that encrypts decodes it. */
+const encryptionKeyConfig = (name: string) =>
+  Config.redacted(name).pipe(
+    Config.mapOrFail((key) =>
+      Either.mapBoth(Effect.runSync(Effect.either(decodeEncryptionKey(key))), {
+        // Named here: a check on a redacted setting does not carry the setting's name by itself.
+        onLeft: (error) => ConfigError.InvalidData([name], error.message.replace(/^encryption key /, "")),
+        onRight: () => key
+      })
+    )
+  )
+
 /**
  * The settings every service shares, read under `prefix` (`ServiceConfig("ACCOUNTS", { defaultPort: 4100 })`
  * reads `ACCOUNTS_PORT`, …). The public URL defaults to `http://127.0.0.1:<port>`.
@@ -54,7 +67,7 @@ export const ServiceConfig = (
     ),
     trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
     internalToken: Config.option(Config.redacted("INTERNAL_TOKEN")),
-    keyEncryptionKey: Config.option(Config.redacted("KEY_ENCRYPTION_KEY")),
+    keyEncryptionKey: Config.option(encryptionKeyConfig("KEY_ENCRYPTION_KEY")),
     // Validated before the default applies, so that a refusal names the variable.
     drainSeconds: Config.integer("DRAIN_SECONDS").pipe(
       Config.validate({ message: "must be between 0 and 300", validation: (n) => n >= 0 && n <= 300 }),

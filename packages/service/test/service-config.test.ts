@@ -40,6 +40,9 @@ describe("ServiceConfig", () => {
       expect(yield* refusal({ EXAMPLE_PUBLIC_URL: "https://example.com/path" })).toBe(
         "EXAMPLE_PUBLIC_URL must be an http(s) origin such as https://example.example.com, got \"https://example.com/path\""
       )
+      expect(yield* refusal({ EXAMPLE_KEY_ENCRYPTION_KEY: "c2hvcnQ=" })).toBe(
+        "EXAMPLE_KEY_ENCRYPTION_KEY must be base64 of exactly 32 bytes, got 5 bytes (generate one with `openssl rand -base64 32`)"
+      )
       expect(yield* refusal({ EXAMPLE_DRAIN_SECONDS: "301", EXAMPLE_ENVIRONMENT: "staging" })).toBe(
         "EXAMPLE_ENVIRONMENT must be one of (development, production) but received \"staging\"; " +
           "EXAMPLE_DRAIN_SECONDS must be between 0 and 300"
