@@ -53,6 +53,8 @@ describe("accounts as npm start runs it, on the embedded database", () => {
 
   it("answers /readyz, keeps keys and data across a restart, and rotates keys from the operator command while running", async () => {
     const first = await startAccounts(env)
+    // Once it listens, the log tells a person where the docs are.
+    await expect.poll(first.output).toContain(`"msg":"docs at ${first.url}/docs"`)
     const kids = await kidsOf(first.url)
     expect(kids).toHaveLength(2)
     const created = await report(first.url, { "idempotency-key": "restart-proof" })

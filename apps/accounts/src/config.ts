@@ -1,7 +1,6 @@
+import { originConfig, ServiceConfig, type ServiceSettings } from "@platform/service"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { checkP256PrivateKey } from "./apps/signinConfig/idpSecrets.ts"
-
-export type Environment = "development" | "production"
 
 /** The deployment's own client at an identity provider (managed mode). */
 export interface ProviderClientSettings {
@@ -36,19 +35,10 @@ export type IdpBSettings = ProviderSettings<IdpBClientSettings>
 
 export const IDP_B_DEFAULT_ISSUER = "https://appleid.apple.com"
 
-/** Everything the accounts service reads from its environment, validated at start. */
-export interface AccountsSettings {
-  readonly port: number
-  readonly host: string
-  /** The public origin, which is also the token issuer. */
-  readonly publicUrl: string
+/** Everything the accounts service reads from its environment, validated at start: the shared settings and its own. */
+export interface AccountsSettings extends ServiceSettings {
   readonly appsUrl: string
-  readonly environment: Environment
-  readonly trustProxy: boolean
   readonly webhookAllowLoopback: boolean
-  readonly internalToken: Option.Option<Redacted.Redacted<string>>
-  readonly keyEncryptionKey: Option.Option<Redacted.Redacted<string>>
-  readonly drainSeconds: number
   /** How soon a key rotated by another process (the operator command) is used here. */
   readonly keysRefreshSeconds: number
   readonly idpA: IdpASettings
@@ -56,18 +46,6 @@ export interface AccountsSettings {
 }
 
 export class AccountsConfig extends Context.Tag("accounts/AccountsConfig")<AccountsConfig, AccountsSettings>() {}
-
-const asOrigin = (value: string): Either.Either<string, string> => {
-  try {
-    const url = new URL(value)
-    if ((url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search && !url.hash) {
-      return Either.right(url.origin)
-    }
-  } catch {
-    // fall through to the refusal
-  }
-  return Either.left(`must be an http(s) origin such as https://accounts.example.com, got ${JSON.stringify(value)}`)
-}
 
 /** An issuer URL: https, or http in development only (checked with the environment below). */
 const asIssuer = (value: string): Either.Either<string, string> => {
@@ -82,8 +60,9 @@ const asIssuer = (value: string): Either.Either<string, string> => {
 
 const issuerSetting = (name: string, fallback: string) =>
   Config.string(name).pipe(
-    Config.withDefault(fallback),
-    Config.mapOrFail((value) => Either.mapLeft(asIssuer(value), (message) => ConfigError.InvalidData([], message)))
+    // Checked before the default applies, so that a refusal names the variable.
+    Config.mapOrFail((value) => Either.mapLeft(asIssuer(value), (message) => ConfigError.InvalidData([], message))),
+    Config.withDefault(fallback)
   )
 
 /** A team or key id of idp_b: 10 upper-case letters or digits. */
@@ -94,30 +73,14 @@ const idpBId = (name: string) =>
 
 const IDP_B_CLIENT = ["SERVICES_ID", "TEAM_ID", "KEY_ID", "PRIVATE_KEY"] as const
 
-const origin = (name: string) =>
-  Config.string(name).pipe(
-    Config.mapOrFail((value) => Either.mapLeft(asOrigin(value), (message) => ConfigError.InvalidData([], message)))
-  )
-
-export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
-  port: Config.port("PORT").pipe(Config.withDefault(4100)),
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  publicUrl: Config.option(origin("PUBLIC_URL")),
-  appsUrl: origin("APPS_URL").pipe(Config.withDefault("http://127.0.0.1:4300")),
-  environment: Config.literal("development", "production")("ENVIRONMENT").pipe(
-    Config.withDefault<Environment>("development")
-  ),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+/** Accounts' own settings, under ACCOUNTS_ like the shared ones. */
+const ownSettings = Config.all({
+  appsUrl: originConfig("APPS_URL", "https://accounts.example.com").pipe(Config.withDefault("http://127.0.0.1:4300")),
   webhookAllowLoopback: Config.boolean("WEBHOOK_ALLOW_LOOPBACK").pipe(Config.withDefault(false)),
-  internalToken: Config.option(Config.redacted("INTERNAL_TOKEN")),
-  keyEncryptionKey: Config.option(Config.redacted("KEY_ENCRYPTION_KEY")),
-  drainSeconds: Config.integer("DRAIN_SECONDS").pipe(
-    Config.withDefault(10),
-    Config.validate({ message: "must be between 0 and 300", validation: (n) => n >= 0 && n <= 300 })
-  ),
+  // Validated before the default applies, so that a refusal names the variable.
   keysRefreshSeconds: Config.integer("KEYS_REFRESH_SECONDS").pipe(
-    Config.withDefault(10),
-    Config.validate({ message: "must be between 1 and 60", validation: (n) => n >= 1 && n <= 60 })
+    Config.validate({ message: "must be between 1 and 60", validation: (n) => n >= 1 && n <= 60 }),
+    Config.withDefault(10)
   ),
   idpAIssuer: issuerSetting("IDP_A_ISSUER", IDP_A_DEFAULT_ISSUER),
   idpAClientId: Config.option(Config.string("IDP_A_CLIENT_ID")),
@@ -140,24 +103,27 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
       })
     )
   ))
-}).pipe(
-  Config.nested("ACCOUNTS"),
-  Config.mapOrFail((raw) => {
-    if (raw.environment === "production" && raw.webhookAllowLoopback) {
-      return Either.left(
-        ConfigError.InvalidData(["WEBHOOK_ALLOW_LOOPBACK"], "is a development-only setting")
-      )
+}).pipe(Config.nested("ACCOUNTS"))
+
+/** A refusal of the checks below, which see both halves: the halves are read apart, so it names the full variable. */
+const invalid = (name: string, message: string) => ConfigError.InvalidData(["ACCOUNTS", name], message)
+
+export const accountsSettings: Config.Config<AccountsSettings> = Config.all([
+  ServiceConfig("ACCOUNTS", { defaultPort: 4100 }),
+  ownSettings
+]).pipe(
+  Config.mapOrFail(([service, raw]) => {
+    if (service.environment === "production" && raw.webhookAllowLoopback) {
+      return Either.left(invalid("WEBHOOK_ALLOW_LOOPBACK", "is a development-only setting"))
     }
-    if (raw.environment === "production" && new URL(raw.idpAIssuer).protocol !== "https:") {
-      return Either.left(ConfigError.InvalidData(["IDP_A_ISSUER"], "must be an https URL in production"))
+    if (service.environment === "production" && new URL(raw.idpAIssuer).protocol !== "https:") {
+      return Either.left(invalid("IDP_A_ISSUER", "must be an https URL in production"))
     }
     if (Option.isSome(raw.idpAClientId) !== Option.isSome(raw.idpAClientSecret)) {
-      return Either.left(
-        ConfigError.InvalidData(["IDP_A_CLIENT_ID"], "must be set together with ACCOUNTS_IDP_A_CLIENT_SECRET")
-      )
+      return Either.left(invalid("IDP_A_CLIENT_ID", "must be set together with ACCOUNTS_IDP_A_CLIENT_SECRET"))
     }
-    if (raw.environment === "production" && new URL(raw.idpBIssuer).protocol !== "https:") {
-      return Either.left(ConfigError.InvalidData(["IDP_B_ISSUER"], "must be an https URL in production"))
+    if (service.environment === "production" && new URL(raw.idpBIssuer).protocol !== "https:") {
+      return Either.left(invalid("IDP_B_ISSUER", "must be an https URL in production"))
     }
     const idpBSet: ReadonlyArray<boolean> = [
       Option.isSome(raw.idpBServicesId),
@@ -168,14 +134,14 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all({
     if (idpBSet.includes(true) && idpBSet.includes(false)) {
       const missing = IDP_B_CLIENT.filter((_, i) => !idpBSet[i]).map((name) => `ACCOUNTS_IDP_B_${name}`)
       return Either.left(
-        ConfigError.InvalidData(["IDP_B_SERVICES_ID"], `must be set together with the other idp_b settings (missing ${missing.join(", ")})`)
+        invalid("IDP_B_SERVICES_ID", `must be set together with the other idp_b settings (missing ${missing.join(", ")})`)
       )
     }
     const { idpAClientId, idpAClientSecret, idpAIssuer, idpBIssuer, idpBKeyId, idpBPrivateKey, idpBServicesId, idpBTeamId, ...settings } =
       raw
     return Either.right({
+      ...service,
       ...settings,
-      publicUrl: Option.getOrElse(raw.publicUrl, () => `http://127.0.0.1:${raw.port}`),
       idpA: {
         issuer: idpAIssuer,
         client: Option.zipWith(idpAClientId, idpAClientSecret, (clientId, clientSecret) => ({ clientId, clientSecret }))
@@ -192,17 +158,3 @@ export const AccountsConfigLive = Layer.effect(AccountsConfig, Effect.suspend(()
 
 /** For tests and tools that build the service with known settings. */
 export const AccountsConfigOf = (settings: AccountsSettings) => Layer.succeed(AccountsConfig, settings)
-
-/** One line naming each bad setting as its environment variable, e.g. `ACCOUNTS_PORT must be …`. */
-export const describeConfigError = (error: ConfigError.ConfigError): string => {
-  switch (error._op) {
-    case "And":
-    case "Or":
-      return `${describeConfigError(error.left)}; ${describeConfigError(error.right)}`
-    case "InvalidData":
-    case "MissingData":
-    case "SourceUnavailable":
-    case "Unsupported":
-      return `${error.path.join("_")} ${error.message.replace(/^Expected /, "must be ")}`
-  }
-}

@@ -1,22 +1,20 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { JsonLoggerLive } from "@platform/logging"
-import { ConfigError, Effect, Layer } from "effect"
-import { AccountsConfigLive, describeConfigError } from "./config.ts"
+import { mailSettings } from "@platform/mail"
+import { launchService } from "@platform/service"
+import { Config, Layer } from "effect"
+import { AccountsConfigLive, accountsSettings } from "./config.ts"
 import { AccountsDatabaseLive, AccountsStoresLive, AccountsWorkersLive } from "./layers.ts"
 import { AccountsServer } from "./server.ts"
 
 const AccountsLive = Layer.merge(AccountsServer, AccountsWorkersLive).pipe(
   Layer.provide(AccountsStoresLive),
   Layer.provide(AccountsDatabaseLive),
-  Layer.provide(AccountsConfigLive),
-  Layer.provide(JsonLoggerLive)
+  Layer.provide(AccountsConfigLive)
 )
 
-Layer.launch(AccountsLive).pipe(
-  Effect.catchIf(ConfigError.isConfigError, (error) =>
-    Effect.sync(() => {
-      process.stderr.write(`accounts: configuration error: ${describeConfigError(error)}\n`)
-      process.exitCode = 1
-    })),
-  NodeRuntime.runMain({ disablePrettyLogger: true })
-)
+launchService({
+  name: "accounts",
+  prefix: "ACCOUNTS",
+  // The mail settings too: production without SMTP must stop before the database is created.
+  config: Config.all([accountsSettings, mailSettings("ACCOUNTS_")]),
+  layer: AccountsLive
+})

@@ -1,10 +1,7 @@
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { conventions, servePublicDocuments } from "@platform/http"
 import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
+import { serveHttpApi } from "@platform/service"
 import { SigningKeys } from "@platform/signing-keys"
-import { Effect, FiberRef, Layer, LogLevel } from "effect"
-import { createServer } from "node:http"
+import { Effect, Layer } from "effect"
 import { AccountIdsLive } from "./accounts/Http.ts"
 import { AppCredentials } from "./apps/AppCredentials.ts"
 import { AppOrAuthorLive } from "./apps/AppOrAuthor.ts"
@@ -41,7 +38,7 @@ import { AccessTokens } from "./auth/AccessTokens.ts"
 import { AccountAuthLive } from "./auth/AccountAuth.ts"
 import { SigninsRepo } from "./auth/SigninsRepo.ts"
 import { AccountsConfig } from "./config.ts"
-import { discoveryDocuments } from "./discovery/DiscoveryDocuments.ts"
+import { discoveryDocuments, OPENID_CONFIGURATION_PATH } from "./discovery/DiscoveryDocuments.ts"
 import { DiscoveryLive } from "./discovery/Http.ts"
 import { ReportsLive } from "./reports/Http.ts"
 import { ReportsRepo } from "./reports/ReportsRepo.ts"
@@ -60,9 +57,6 @@ import { SiliconManagement } from "./silicons/SiliconManagement.ts"
 import { SiliconsRepo } from "./silicons/SiliconsRepo.ts"
 import { StkLogin } from "./silicons/StkLogin.ts"
 import { accountsVersioning } from "./versions.ts"
-
-const OPENAPI_PATH = "/openapi.json"
-const DOCS_PATH = "/docs"
 
 /** Every area's handlers. */
 export const AccountsHandlers = Layer.mergeAll(
@@ -109,62 +103,25 @@ export const AccountsHandlers = Layer.mergeAll(
   Layer.provide(SigninsRepo.Default)
 )
 
-const ApiLive = HttpApiBuilder.api(AccountsApi).pipe(Layer.provide(AccountsHandlers))
-
-const ConventionsLive = HttpApiBuilder.middleware(
+/**
+ * The accounts API served the platform's way (see serveHttpApi) on the
+ * configured host and port, with idempotent requests, and the discovery
+ * documents answered from memory.
+ */
+export const AccountsServer = Layer.unwrapEffect(
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const idempotency = yield* IdempotencyStore
-    return conventions({
-      api: AccountsApi,
-      versioning: accountsVersioning,
-      extraRoutes: [{ method: "GET", path: OPENAPI_PATH }, { method: "GET", path: DOCS_PATH }],
-      around: idempotentRequests(idempotency, { trustProxy: config.trustProxy })
-    })
-  })
-)
-
-/** The HTTP app with its conventions, the OpenAPI document and the docs page, ready to serve. */
-export const AccountsHttp = HttpApiBuilder.serve().pipe(
-  // Spans per request cost more than the routes themselves; logs carry the request id instead.
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
-  Layer.provide(ConventionsLive),
-  Layer.provide(ApiLive)
-)
-
-/**
- * Listens on the configured host and port, answering the discovery
- * documents from memory before the Effect runtime (they are every client's
- * first and most frequent request). On shutdown the server stops
- * accepting and waits for requests in flight; connections still busy after
- * ACCOUNTS_DRAIN_SECONDS are closed.
- */
-export const NodeServerLive = Layer.unwrapEffect(
-  Effect.gen(function*() {
-    const config = yield* AccountsConfig
     const documents = discoveryDocuments(config.publicUrl, yield* SigningKeys)
-    const server = createServer()
-    // The request log line is an INFO line: written unless the runtime's minimum log level is above it.
-    const minimumLevel = yield* FiberRef.get(FiberRef.currentMinimumLogLevel)
-    servePublicDocuments(server, [documents.openIdConfiguration, documents.jwks], accountsVersioning, {
-      logRequests: LogLevel.lessThanEqual(minimumLevel, LogLevel.Info)
+    return serveHttpApi({
+      name: "accounts",
+      api: AccountsApi,
+      handlers: AccountsHandlers,
+      versioning: accountsVersioning,
+      settings: config,
+      publicDocuments: [documents.openIdConfiguration, documents.jwks],
+      around: idempotentRequests(idempotency, { trustProxy: config.trustProxy }),
+      links: [{ href: OPENID_CONFIGURATION_PATH, label: "OpenID Connect discovery" }]
     })
-    const drainDeadline = Layer.scopedDiscard(
-      Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          // Keep-alive connections become idle as their last request ends: close them as they do.
-          const idle = setInterval(() => server.closeIdleConnections(), 100).unref()
-          setTimeout(() => {
-            clearInterval(idle)
-            server.closeAllConnections()
-          }, config.drainSeconds * 1000).unref()
-        })
-      )
-    )
-    return Layer.provideMerge(drainDeadline, NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
   })
 )
-
-export const AccountsServer = AccountsHttp.pipe(HttpServer.withLogAddress, Layer.provide(NodeServerLive))

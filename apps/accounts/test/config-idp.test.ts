@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
-import { accountsSettings, describeConfigError } from "../src/config.ts"
+import { describeConfigError } from "@platform/service"
+import { accountsSettings } from "../src/config.ts"
 
 const read = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(accountsSettings, ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" })))

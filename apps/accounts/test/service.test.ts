@@ -91,4 +91,24 @@ layer(AccountsTest(), { excludeTestServices: true })("probes, meta, capabilities
       expect(res.headers.get("content-type")).toContain("text/html")
       expect(String(res.body)).toContain("<html")
     }))
+
+  it.effect("GET / is a page for people: the service's name and links to its docs, OpenAPI document and discovery", () =>
+    Effect.gen(function*() {
+      const res = yield* get("/")
+      expect(res.status).toBe(200)
+      expect(res.headers.get("content-type")).toContain("text/html")
+      expect(res.headers.get("x-request-id")).toBeTruthy()
+      const page = String(res.body)
+      expect(page).toContain("<h1>accounts</h1>")
+      for (const href of ["/docs", "/openapi.json", "/.well-known/openid-configuration"]) {
+        expect(page).toContain(`href="${href}"`)
+      }
+      const head = yield* get("/", { method: "HEAD" })
+      expect(head.status).toBe(200)
+      expect(head.body).toBeNull()
+      const post = yield* get("/", { method: "POST" })
+      expect(post.status).toBe(405)
+      expect(post.headers.get("allow")).toBe("GET, HEAD")
+      expect(post.body.error.code).toBe("method_not_allowed")
+    }))
 })

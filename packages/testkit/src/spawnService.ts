@@ -23,14 +23,18 @@ export interface SpawnOptions {
   readonly timeoutMs?: number
 }
 
-/** Starts a service as its own Node process, exactly as `npm start` would, and waits until it is ready. */
-export const spawnService = async (options: SpawnOptions): Promise<SpawnedService> => {
-  let output = ""
-  const child = spawn(process.execPath, ["--import", "tsx", options.entry], {
+/** Runs a script with tsx in a Node process of its own, its stdout and stderr piped. */
+export const spawnTsx = (options: { readonly entry: string; readonly cwd: string; readonly env: Record<string, string> }) =>
+  spawn(process.execPath, ["--import", "tsx", options.entry], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"]
   })
+
+/** Starts a service as its own Node process, exactly as `npm start` would, and waits until it is ready. */
+export const spawnService = async (options: SpawnOptions): Promise<SpawnedService> => {
+  let output = ""
+  const child = spawnTsx(options)
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))

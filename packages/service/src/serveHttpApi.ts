@@ -1,0 +1,70 @@
+import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { type ApiVersioning, type AroundHandled, conventions, type PublicDocument } from "@platform/http"
+import { Effect, Layer } from "effect"
+import { type HomeLink, homePage } from "./homePage.ts"
+import { nodeServer } from "./nodeServer.ts"
+import type { ServiceSettings } from "./ServiceConfig.ts"
+
+export const OPENAPI_PATH = "/openapi.json"
+export const DOCS_PATH = "/docs"
+export const HOME_PATH = "/"
+
+export interface HttpApiService<Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, ApiE, ApiR, E, R> {
+  /** The service's name, the title of its home page. */
+  readonly name: string
+  readonly api: HttpApi.HttpApi<Id, Groups, ApiE, ApiR>
+  /** Every group's handlers, with what they need provided or left to the caller. */
+  readonly handlers: Layer.Layer<HttpApiGroup.HttpApiGroup.ToService<Id, Groups>, E, R>
+  readonly versioning: ApiVersioning
+  readonly settings: Pick<ServiceSettings, "port" | "host" | "publicUrl" | "drainSeconds">
+  /** Answered from memory before the Effect runtime (see servePublicDocuments); they must also be API endpoints. */
+  readonly publicDocuments?: ReadonlyArray<PublicDocument>
+  /** Wraps each request once its body is checked, e.g. `idempotentRequests` (see ConventionsOptions). */
+  readonly around?: AroundHandled
+  /** The home page's links besides the docs page and the OpenAPI document. */
+  readonly links?: ReadonlyArray<HomeLink>
+}
+
+/**
+ * A service's HttpApi served the platform's way: the shared conventions
+ * around every route (request ids, dated versions, body limits, one error
+ * envelope, 405 with Allow), `/openapi.json`, the `/docs` page, a home page
+ * at `/`, the request log, and a Node server that drains on shutdown. The
+ * log names the docs page once the server listens.
+ */
+export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, ApiE, ApiR, E, R>(
+  service: HttpApiService<Id, Groups, ApiE, ApiR, E, R>
+) => {
+  const ApiLive = HttpApiBuilder.api(service.api).pipe(Layer.provide(service.handlers))
+  const ConventionsLive = HttpApiBuilder.middleware(conventions({
+    api: service.api,
+    versioning: service.versioning,
+    extraRoutes: [OPENAPI_PATH, DOCS_PATH, HOME_PATH].map((path) => ({ method: "GET", path })),
+    ...(service.around === undefined ? {} : { around: service.around })
+  }))
+  const links: ReadonlyArray<HomeLink> = [
+    { href: DOCS_PATH, label: "API reference" },
+    { href: OPENAPI_PATH, label: "OpenAPI document" },
+    ...(service.links ?? [])
+  ]
+  const HttpLive = HttpApiBuilder.serve().pipe(
+    // Spans per request cost more than the routes themselves; logs carry the request id instead.
+    HttpMiddleware.withTracerDisabledWhen(() => true),
+    Layer.provide(homePage(HOME_PATH, service.name, links)),
+    Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
+    Layer.provide(ConventionsLive),
+    Layer.provide(ApiLive)
+  )
+  const docsAt = Layer.effectDiscard(Effect.logInfo(`docs at ${service.settings.publicUrl}${DOCS_PATH}`))
+  return docsAt.pipe(
+    Layer.provideMerge(HttpServer.withLogAddress(HttpLive)),
+    Layer.provide(nodeServer({
+      port: service.settings.port,
+      host: service.settings.host,
+      drainSeconds: service.settings.drainSeconds,
+      versioning: service.versioning,
+      publicDocuments: service.publicDocuments ?? []
+    }))
+  )
+}

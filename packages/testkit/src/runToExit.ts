@@ -1,0 +1,33 @@
+import { spawnTsx } from "./spawnService.ts"
+
+export interface FinishedProcess {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Runs a script with tsx, as `npm start` would, until it exits on its own (a start
+ * that is expected to fail); killed after `timeoutMs`, which the result then shows
+ * as a null code.
+ */
+export const runToExit = (options: {
+  /** The script, relative to cwd. */
+  readonly entry: string
+  readonly cwd: string
+  readonly env: Record<string, string>
+  readonly timeoutMs?: number
+}): Promise<FinishedProcess> =>
+  new Promise((resolve, reject) => {
+    let stdout = ""
+    let stderr = ""
+    const child = spawnTsx(options)
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000)
+    child.once("error", reject)
+    child.once("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
