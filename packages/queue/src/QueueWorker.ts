@@ -55,7 +55,7 @@ const DEFAULT_POLL_INTERVAL = Duration.millis(200)
 /** After a failed pass the worker waits at least this long before the next. */
 const PAUSE_AFTER_FAILED_PASS = Duration.seconds(1)
 
-/** Why an attempt failed: a typed failure in the handler's words, a timeout, or a defect. */
+/** Why an attempt failed, besides a defect: the handler's typed failure, or no answer within the attempt timeout. */
 type AttemptFailure<E> = { readonly _tag: "Failed"; readonly error: E } | { readonly _tag: "TimedOut" }
 
 /**
