@@ -14,7 +14,8 @@ import { accountsMigrations } from "./migrations.ts"
 import { now, periodicSweep } from "@platform/service"
 import { CustodianRequestsSweeperLive, LoginStreaksSweeperLive } from "./silicons/SiliconSweepers.ts"
 import { sweepAssertionJtis } from "./silicons/assertions/assertionJtis.ts"
-import { VerificationCodes, VerificationSweeperLive } from "./verification/index.ts"
+import { VerificationSweeperLive } from "@platform/verification-codes"
+import { VerificationCodesLive } from "./verification/VerificationCodesLive.ts"
 
 /** The database named by ACCOUNTS_DATABASE_URL, or the embedded one under ACCOUNTS_DATA_DIR. */
 export const AccountsDatabaseLive = Database.layerConfig({
@@ -32,7 +33,7 @@ export const SigningKeysLive = Layer.unwrapEffect(
 )
 
 /** The stores every area shares, over whichever database is provided. */
-export const AccountsStoresLive = VerificationCodes.layer.pipe(
+export const AccountsStoresLive = VerificationCodesLive.pipe(
   Layer.provideMerge(Layer.mergeAll(SigningKeysLive, RateLimiter.layer, IdempotencyStore.layer, MessageOutbox.layer))
 )
 

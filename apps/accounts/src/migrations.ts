@@ -3,6 +3,7 @@ import { IdempotencyMigration } from "@platform/idempotency"
 import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
+import { VerificationMigration } from "@platform/verification-codes"
 import { AccountsMigration } from "./accounts/AccountsMigration.ts"
 import { AppsMigration } from "./apps/AppsMigration.ts"
 import { AuthorizationCodesMigration } from "./authorize/AuthorizationCodesMigration.ts"
@@ -15,7 +16,6 @@ import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/Prov
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
-import { VerificationMigration } from "./verification/VerificationMigration.ts"
 
 /**
  * The accounts database, in the order it was built. Append only: a migration

@@ -10,14 +10,14 @@ import { AuthorizationCodes } from "../src/authorize/AuthorizationCodes.ts"
 import { AccountsConfigOf } from "../src/config.ts"
 import { FlowEngine } from "../src/flows/FlowEngine.ts"
 import { FlowProviderMoves } from "../src/flows/FlowProviderMoves.ts"
-import { VerificationCodes } from "../src/verification/VerificationCodes.ts"
+import { VerificationCodesLive } from "../src/verification/VerificationCodesLive.ts"
 import { accountsMigrations } from "../src/migrations.ts"
 import { TestClock } from "effect"
 import { atNow } from "./support/accountsRepo.ts"
 import { testSettings } from "./support/AccountsUnderTest.ts"
 
 const FlowsTest = Layer.mergeAll(FlowEngine.Default, FlowProviderMoves.Default).pipe(
-  Layer.provideMerge(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default, AuthorizationCodes.Default, VerificationCodes.layer)),
+  Layer.provideMerge(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default, AuthorizationCodes.Default, VerificationCodesLive)),
   Layer.provideMerge(Layer.mergeAll(RateLimiter.layer, MessageOutbox.layer)),
   Layer.provideMerge(TestDatabase.layer(accountsMigrations)),
   Layer.provideMerge(AccountsConfigOf(testSettings(4100)))

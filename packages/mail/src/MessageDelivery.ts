@@ -1,10 +1,16 @@
 import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
+import { makeQueueWorker, type QueueWorker } from "@platform/queue"
 import { Context, Duration, Effect, Layer } from "effect"
-import { makeDeliveryPass } from "./deliveryPass.ts"
-import type { MessageTransport } from "./MessageTransport.ts"
-import { sleepInRealTime } from "./realTime.ts"
-import { DEFAULT_MAX_ATTEMPTS } from "./retryBackoff.ts"
+import { MessageTransport } from "./MessageTransport.ts"
+import { OutgoingMessages } from "./outgoingMessages.ts"
+import { DEFAULT_MAX_ATTEMPTS, mailRetrySchedule } from "./retryBackoff.ts"
+
+/** A claim lasts this long; a crashed worker's rows are taken over once it expires. */
+export const CLAIM_DURATION: Duration.Duration = Duration.seconds(60)
+
+/** Each send must finish well inside the claim, so that a row is not sent twice by two live workers. */
+export const SEND_TIMEOUT: Duration.Duration = Duration.seconds(30)
 
 export interface MessageDeliveryOptions {
   /** How long the worker waits after a pass that found less than a full batch (default 200 ms). */
@@ -20,43 +26,37 @@ export interface MessageDeliveryService {
   readonly deliverDue: Effect.Effect<number, SqlError>
 }
 
-const DEFAULT_POLL_INTERVAL = Duration.millis(200)
-const DEFAULT_BATCH_SIZE = 10
-/** After a failed pass (database unreachable) the worker waits at least this long before the next. */
-const PAUSE_AFTER_FAILED_PASS = Duration.seconds(1)
-
 const isPositiveInteger = (value: number) => Number.isSafeInteger(value) && value > 0
+
+/** The outbox's worker: sends each message through MessageTransport, retrying on the mail schedule. */
+const makeDeliveryWorker = (
+  options: MessageDeliveryOptions
+): Effect.Effect<QueueWorker, never, SqlClient.SqlClient | MessageTransport> =>
+  Effect.gen(function*() {
+    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
+    if (!isPositiveInteger(maxAttempts)) {
+      return yield* Effect.dieMessage("MessageDelivery: maxAttempts must be a positive integer")
+    }
+    const transport = yield* MessageTransport
+    return yield* makeQueueWorker(OutgoingMessages, {
+      handle: (job) => transport.send(job.payload),
+      describeFailure: (error) => error.message,
+      handlerName: "the message transport",
+      retrySchedule: mailRetrySchedule(maxAttempts),
+      lease: CLAIM_DURATION,
+      attemptTimeout: SEND_TIMEOUT,
+      batchSize: options.batchSize,
+      pollInterval: options.pollInterval,
+      annotate: (job) => ({ channel: job.payload.channel })
+    })
+  })
+
+const serviceOf = (worker: QueueWorker): MessageDeliveryService => ({ deliverDue: worker.runDue })
 
 export const makeMessageDelivery = (
   options: MessageDeliveryOptions = {}
 ): Effect.Effect<MessageDeliveryService, never, SqlClient.SqlClient | MessageTransport> =>
-  Effect.gen(function*() {
-    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
-    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
-    if (!isPositiveInteger(maxAttempts) || !isPositiveInteger(batchSize)) {
-      return yield* Effect.dieMessage("MessageDelivery: maxAttempts and batchSize must be positive integers")
-    }
-    return { deliverDue: yield* makeDeliveryPass({ maxAttempts, batchSize }) }
-  })
-
-/**
- * Runs passes forever: straight again after a full batch, otherwise after the
- * poll interval. A failed pass is logged and retried after a pause.
- */
-const runWorker = (delivery: MessageDeliveryService, options: MessageDeliveryOptions): Effect.Effect<never> => {
-  const pollInterval = Duration.decode(options.pollInterval ?? DEFAULT_POLL_INTERVAL)
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
-  const pass = delivery.deliverDue.pipe(
-    Effect.flatMap((handled) => handled < batchSize ? sleepInRealTime(pollInterval) : Effect.void),
-    Effect.catchAllCause((cause) =>
-      Effect.zipRight(
-        Effect.logError("message delivery pass failed", cause),
-        sleepInRealTime(Duration.max(pollInterval, PAUSE_AFTER_FAILED_PASS))
-      )
-    )
-  )
-  return Effect.forever(pass)
-}
+  Effect.map(makeDeliveryWorker(options), serviceOf)
 
 /** Sends the outbox's messages through MessageTransport, from any number of processes on one database. */
 export class MessageDelivery
@@ -68,7 +68,9 @@ export class MessageDelivery
   ): Layer.Layer<MessageDelivery, never, SqlClient.SqlClient | MessageTransport> =>
     Layer.scoped(
       MessageDelivery,
-      Effect.tap(makeMessageDelivery(options), (delivery) => Effect.forkScoped(runWorker(delivery, options)))
+      Effect.tap(makeDeliveryWorker(options), (worker) => Effect.forkScoped(worker.runForever)).pipe(
+        Effect.map(serviceOf)
+      )
     )
 
   /** The service without a worker: passes run only when `deliverDue` is called (tests, operator commands). */

@@ -1,8 +1,9 @@
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Clock, Context, Effect, Layer } from "effect"
-import { randomUUID } from "node:crypto"
+import { enqueue } from "@platform/queue"
+import { Context, Effect, Layer } from "effect"
 import type { OutgoingMessage } from "./OutgoingMessage.ts"
+import { OutgoingMessages } from "./outgoingMessages.ts"
 
 export interface MessageOutboxService {
   /**
@@ -14,18 +15,7 @@ export interface MessageOutboxService {
 }
 
 export const enqueueMessage = (message: OutgoingMessage): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const now = new Date(yield* Clock.currentTimeMillis)
-    yield* sql`
-      INSERT INTO outgoing_messages
-        (id, recipient, channel, subject, body, code, status, attempts, next_attempt_at, created_at)
-      VALUES (
-        ${randomUUID()}, ${message.to}, ${message.channel}, ${message.subject}, ${message.text}, ${message.code},
-        'pending', 0, ${now}, ${now}
-      )
-    `
-  })
+  Effect.asVoid(enqueue(OutgoingMessages, message))
 
 export class MessageOutbox extends Context.Tag("@platform/mail/MessageOutbox")<MessageOutbox, MessageOutboxService>() {
   static readonly layer: Layer.Layer<MessageOutbox> = Layer.succeed(MessageOutbox, { enqueue: enqueueMessage })

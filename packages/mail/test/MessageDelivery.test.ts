@@ -4,7 +4,7 @@ import { Effect, Layer, Schedule } from "effect"
 import { InMemoryTransport } from "../src/InMemoryTransport.ts"
 import { MessageDelivery } from "../src/MessageDelivery.ts"
 import { MessageOutbox } from "../src/MessageOutbox.ts"
-import { sleepInRealTime } from "../src/realTime.ts"
+import { sleepInRealTime } from "@platform/queue"
 import { signInCode } from "./messages.ts"
 import { awaitSent, deliveryPassesOverFreshDatabase, deliveryWorkerOverFreshDatabase, outboxRows } from "./outboxLayers.ts"
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { MessageDelivery } from "../src/MessageDelivery.ts"
 import { enqueueMessage } from "../src/MessageOutbox.ts"
-import { sleepInRealTime } from "../src/realTime.ts"
+import { sleepInRealTime } from "@platform/queue"
 import { signInCode } from "./messages.ts"
 import { twoProcessesOnOneDatabase } from "./outboxLayers.ts"
 

@@ -1,15 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { errorResponse, lenient, RateLimited } from "@platform/http"
 import { Schema } from "effect"
-import { AccountNotFound } from "../accounts/errors.ts"
-import { TokenResponse } from "../oauth/TokenResponse.ts"
 import {
   ChallengeNotFound,
   CodeAlreadyUsed,
   CodeExpired,
   InvalidCode,
   VerificationLocked
-} from "../verification/index.ts"
+} from "@platform/verification-codes"
+import { AccountNotFound } from "../accounts/errors.ts"
+import { TokenResponse } from "../oauth/TokenResponse.ts"
 
 export const CliLoginStart = lenient(Schema.Struct({
   email: Schema.optional(Schema.String.pipe(Schema.maxLength(320))),

@@ -2,6 +2,14 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { errorResponse, lenient, RateLimited } from "@platform/http"
 import { Schema } from "effect"
 import {
+  ChallengeNotFound,
+  CodeAlreadyUsed,
+  CodeExpired,
+  InvalidCode,
+  VerificationChallenge,
+  VerificationLocked
+} from "@platform/verification-codes"
+import {
   ContactIsPrimary,
   EmailInUse,
   EmailLimitReached,
@@ -15,14 +23,6 @@ import {
 } from "../accounts/errors.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
-import {
-  ChallengeNotFound,
-  CodeAlreadyUsed,
-  CodeExpired,
-  InvalidCode,
-  VerificationChallenge,
-  VerificationLocked
-} from "../verification/index.ts"
 import { EmailInPath, PhoneInPath } from "./addressInPath.ts"
 import { Contact, ContactList } from "./Contact.ts"
 

@@ -1,8 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { errorResponse, lenient, OriginNotAllowed, RateLimited, ValidationFailed } from "@platform/http"
 import { Schema } from "effect"
-import { EmailInUse, EmailLimitReached, EmailNotFound, IdReserved, IdTaken, InvalidId, PhoneInUse, PhoneLimitReached, PhoneNotFound } from "../accounts/errors.ts"
-import { CarbonOnly } from "../auth/errors.ts"
 import {
   ChallengeNotFound,
   CodeAlreadyUsed,
@@ -10,7 +8,9 @@ import {
   InvalidCode,
   NoCodeSent,
   VerificationLocked
-} from "../verification/index.ts"
+} from "@platform/verification-codes"
+import { EmailInUse, EmailLimitReached, EmailNotFound, IdReserved, IdTaken, InvalidId, PhoneInUse, PhoneLimitReached, PhoneNotFound } from "../accounts/errors.ts"
+import { CarbonOnly } from "../auth/errors.ts"
 import {
   AccountChanged,
   AccountUnavailable,

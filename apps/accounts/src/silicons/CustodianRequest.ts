@@ -1,7 +1,7 @@
 import { Schema } from "effect"
+import { maskEmail } from "@platform/verification-codes"
 import { accountIdOf, AccountStatus } from "../accounts/AccountRow.ts"
 import { AccountSummary, accountSummary, SummaryRow } from "../accounts/AccountSummary.ts"
-import { maskEmail } from "../verification/destination.ts"
 
 /** Custodian requests last 14 days (spec 1, Lifetimes). */
 export const CUSTODIAN_REQUEST_DAYS = 14

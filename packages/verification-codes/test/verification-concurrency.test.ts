@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { VerificationCodes } from "../src/verification/VerificationCodes.ts"
+import { VerificationCodes } from "../src/VerificationCodes.ts"
 import { latestCodeTo, signInCode, twoProcessesOnOneDatabase, wrongCodeFor } from "./support/verification.ts"
 
 const JANE = "jane@example.com"

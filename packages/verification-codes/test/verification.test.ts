@@ -5,12 +5,13 @@ import { TestDatabase } from "@platform/database"
 import { MessageOutbox } from "@platform/mail"
 import { RateLimiter } from "@platform/rate-limit"
 import { Effect, Exit, Layer, TestClock } from "effect"
-import { VerificationCodes } from "../src/verification/VerificationCodes.ts"
+import { VerificationCodes } from "../src/VerificationCodes.ts"
 import {
   challengeRows,
   deliveredMessages,
   latestCodeTo,
   signInCode,
+  testPolicy,
   verificationMigrations,
   verificationOverFreshDatabase,
   wrongCodeFor
@@ -137,7 +138,7 @@ describe("VerificationCodes transactions", () => {
       expect(yield* challengeRows).toBe(0)
     }).pipe(
       Effect.provide(
-        VerificationCodes.layer.pipe(
+        VerificationCodes.layer(testPolicy).pipe(
           Layer.provideMerge(RateLimiter.layer),
           Layer.provideMerge(
             Layer.succeed(MessageOutbox, {

@@ -3,9 +3,9 @@ import { Clock, Duration, Effect } from "effect"
 const liveClock = Clock.make()
 
 /**
- * Waits in real time even under `TestClock`: the worker's polling and send
- * deadlines are about a real database and real sockets, while what is due is
- * still decided with the ambient Clock (so tests move the retry schedule).
+ * Waits in real time even under `TestClock`: a worker's polling and attempt deadlines are
+ * about a real database and real sockets, while what is due is still decided with the
+ * ambient Clock (so tests move the retry schedule).
  */
 export const sleepInRealTime = (duration: Duration.DurationInput): Effect.Effect<void> =>
   Effect.withClock(Effect.sleep(duration), liveClock)

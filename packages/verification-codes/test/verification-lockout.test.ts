@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import type { VerificationChallenge } from "../src/verification/VerificationChallenge.ts"
-import { VerificationCodes } from "../src/verification/VerificationCodes.ts"
+import type { VerificationChallenge } from "../src/VerificationChallenge.ts"
+import { VerificationCodes } from "../src/VerificationCodes.ts"
 import { latestCodeTo, signInCode, verificationOverFreshDatabase, wrongCodeFor } from "./support/verification.ts"
 
 const JANE = "jane@example.com"

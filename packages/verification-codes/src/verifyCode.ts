@@ -5,7 +5,8 @@ import type { ChallengeStore, StoredChallenge } from "./challengeStore.ts"
 import { codeMatches } from "./codeDigest.ts"
 import { addressDigest } from "./destination.ts"
 import type { ChallengeNotFound, CodeAlreadyUsed, CodeExpired, InvalidCode, VerificationLocked } from "./errors.ts"
-import { challengeNotFound, codeAlreadyUsed, codeExpired, invalidCode, verificationLocked } from "./refusals.ts"
+import type { VerificationCodesPolicy } from "./policy.ts"
+import { challengeNotFound, codeAlreadyUsed, makeRefusals } from "./refusals.ts"
 import type { StreakStore } from "./streakStore.ts"
 import type { VerifiedAddress, VerifyCodeInput } from "./VerificationChallenge.ts"
 import { activeLockEnd, clearedStreak, countWrongCode } from "./wrongCodeStreak.ts"
@@ -29,7 +30,14 @@ type VerifyError = InvalidCode | CodeExpired | CodeAlreadyUsed | ChallengeNotFou
  * run one after another: a right code is used exactly once and no wrong code goes uncounted.
  * The order of the answers: unknown, used, locked, expired, then the code itself.
  */
-export const makeVerifyCode = (sql: SqlClient.SqlClient, challenges: ChallengeStore, streaks: StreakStore) => {
+export const makeVerifyCode = (
+  policy: VerificationCodesPolicy,
+  sql: SqlClient.SqlClient,
+  challenges: ChallengeStore,
+  streaks: StreakStore
+) => {
+  const refusals = makeRefusals(policy)
+
   const check = (input: VerifyCodeInput, nowMillis: number): Effect.Effect<CodeCheck, SqlError> =>
     Effect.gen(function*() {
       const now = new Date(nowMillis)
@@ -46,7 +54,7 @@ export const makeVerifyCode = (sql: SqlClient.SqlClient, challenges: ChallengeSt
         yield* streaks.save(address, clearedStreak, now)
         return CodeCheck.Right({ challenge })
       }
-      const counted = countWrongCode(streak, nowMillis)
+      const counted = countWrongCode(policy, streak, nowMillis)
       yield* streaks.save(address, counted.streak, now)
       return CodeCheck.Wrong({
         remainingAttempts: counted.remainingAttempts,
@@ -58,10 +66,10 @@ export const makeVerifyCode = (sql: SqlClient.SqlClient, challenges: ChallengeSt
     CodeCheck.$match(outcome, {
       NotFound: () => Effect.fail(challengeNotFound()),
       AlreadyUsed: () => Effect.fail(codeAlreadyUsed()),
-      Locked: ({ lockedUntilMillis }) => Effect.fail(verificationLocked(lockedUntilMillis, nowMillis)),
-      Expired: () => Effect.fail(codeExpired()),
+      Locked: ({ lockedUntilMillis }) => Effect.fail(refusals.verificationLocked(lockedUntilMillis, nowMillis)),
+      Expired: () => Effect.fail(refusals.codeExpired()),
       Wrong: ({ lockedUntilMillis, remainingAttempts }) =>
-        Effect.fail(invalidCode(remainingAttempts, lockedUntilMillis)),
+        Effect.fail(refusals.invalidCode(remainingAttempts, lockedUntilMillis)),
       Right: ({ challenge }) =>
         Effect.succeed({
           challengeId: challenge.id,

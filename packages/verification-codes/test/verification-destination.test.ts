@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { codeDigest, codeMatches } from "../src/verification/codeDigest.ts"
-import { addressKey, maskDestination } from "../src/verification/destination.ts"
+import { codeDigest, codeMatches } from "../src/codeDigest.ts"
+import { addressKey, maskDestination } from "../src/destination.ts"
 
 describe("verification destinations", () => {
   it("masks an email down to its first letter and domain", () => {

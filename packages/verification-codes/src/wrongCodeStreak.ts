@@ -1,5 +1,5 @@
 import { Duration } from "effect"
-import { LOCK_DURATION, WRONG_CODES_BEFORE_LOCK } from "./policy.ts"
+import type { VerificationCodesPolicy } from "./policy.ts"
 import type { AddressStreak } from "./streakStore.ts"
 
 /** When the address's lock ends, if it is locked at `nowMillis`; otherwise null. */
@@ -15,19 +15,24 @@ export interface WrongCodeCounted {
 }
 
 /**
- * One more wrong code for an address that is not locked. The tenth in a row locks it for
- * 60 seconds and starts the count again, so after the lock there are ten attempts anew.
+ * One more wrong code for an address that is not locked. The policy's last allowed wrong code
+ * in a row (the tenth) locks it for the lock duration (60 seconds) and starts the count again,
+ * so after the lock there are as many attempts anew.
  */
-export const countWrongCode = (streak: AddressStreak, nowMillis: number): WrongCodeCounted => {
+export const countWrongCode = (
+  policy: Pick<VerificationCodesPolicy, "wrongCodesBeforeLock" | "lockDuration">,
+  streak: AddressStreak,
+  nowMillis: number
+): WrongCodeCounted => {
   const wrongCodes = streak.wrongCodes + 1
-  if (wrongCodes < WRONG_CODES_BEFORE_LOCK) {
+  if (wrongCodes < policy.wrongCodesBeforeLock) {
     return {
       streak: { wrongCodes, lockedUntilMillis: null },
-      remainingAttempts: WRONG_CODES_BEFORE_LOCK - wrongCodes,
+      remainingAttempts: policy.wrongCodesBeforeLock - wrongCodes,
       lockedUntilMillis: null
     }
   }
-  const lockedUntilMillis = nowMillis + Duration.toMillis(LOCK_DURATION)
+  const lockedUntilMillis = nowMillis + Duration.toMillis(policy.lockDuration)
   return { streak: { wrongCodes: 0, lockedUntilMillis }, remainingAttempts: 0, lockedUntilMillis }
 }
 

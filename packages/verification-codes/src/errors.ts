@@ -2,8 +2,9 @@ import { ApiError } from "@platform/http"
 import { Schema } from "effect"
 
 /**
- * The verification-code errors of spec 1 (Errors: Verification codes; Rate and locks).
- * Routes that check a code declare these; `RateLimited` (429) comes from `@platform/http`.
+ * The verification-code errors (spec 1, Errors: Verification codes; Rate and locks). Their
+ * tags name the schemas in a service's OpenAPI document, so they do not change. Routes that
+ * check a code declare these; `RateLimited` (429) comes from `@platform/http`.
  */
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })

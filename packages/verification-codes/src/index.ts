@@ -1,6 +1,8 @@
-/** Verification codes: what the routes of other areas use. */
+/** One-time verification codes by email or SMS: what a service's routes use. */
+export { maskDestination, maskEmail, maskPhone } from "./destination.ts"
 export * from "./errors.ts"
-export { VerificationMigration } from "./VerificationMigration.ts"
+export { standardCodeRules, type VerificationCodesPolicy } from "./policy.ts"
+export { noCodeSent } from "./refusals.ts"
 export {
   type CodeMessage,
   type ResendCodeInput,
@@ -11,5 +13,5 @@ export {
   type VerifyCodeInput
 } from "./VerificationChallenge.ts"
 export { VerificationCodes, type VerificationCodesService, type VerificationSweep } from "./VerificationCodes.ts"
+export { VerificationMigration } from "./VerificationMigration.ts"
 export { VerificationSweeperLive } from "./VerificationSweeper.ts"
-export { noCodeSent } from "./refusals.ts"

@@ -5,8 +5,8 @@ export const VerificationChannel = Schema.Literal("email", "sms")
 export type VerificationChannel = typeof VerificationChannel.Type
 
 /**
- * A challenge as the person sees it (spec 1: the `challenge` of FlowView, the result of
- * POST /v1/cli/login/start). Routes embed these fields in their own response schemas.
+ * A challenge as the person sees it (in spec 1, the `challenge` of a hosted flow and the
+ * result of starting a terminal login). Routes embed these fields in their own response schemas.
  */
 export const VerificationChallenge = Schema.Struct({
   challenge_id: Schema.String,
@@ -27,9 +27,9 @@ export interface SendCodeInput {
   /** Already normalized by the caller (lowercased email, E.164 phone): rate limits and lockouts key on it. */
   readonly destination: string
   /**
-   * What the code is for, and for whom where it matters, e.g. `cli_login`,
-   * `add_email:<account uuid>`, `flow:<flow id>`. Resend, describe and verify must
-   * name the same purpose; a challenge of another purpose is not found.
+   * What the code is for, and for whom where it matters, e.g. `login` or
+   * `add_email:<account id>`; the service names its purposes. Resend, describe and
+   * verify must name the same purpose; a challenge of another purpose is not found.
    */
   readonly purpose: string
   /** The caller's client address, for the per-IP limit. */

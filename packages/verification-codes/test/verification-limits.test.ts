@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
-import { VerificationCodes } from "../src/verification/VerificationCodes.ts"
-import { VerificationSweeperLive } from "../src/verification/VerificationSweeper.ts"
+import { VerificationCodes } from "../src/VerificationCodes.ts"
+import { VerificationSweeperLive } from "../src/VerificationSweeper.ts"
 import { challengeRows, signInCode, verificationOverFreshDatabase } from "./support/verification.ts"
 
 describe("VerificationCodes rate limits", () => {

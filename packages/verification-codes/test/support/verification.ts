@@ -2,10 +2,33 @@ import { SqlClient } from "@effect/sql"
 import { TestDatabase } from "@platform/database"
 import { InMemoryTransport, MessageDelivery, MessageOutbox, MessageOutboxMigration } from "@platform/mail"
 import { RateLimiter, RateLimitMigration } from "@platform/rate-limit"
-import { Effect, Layer } from "effect"
-import type { SendCodeInput } from "../../src/verification/VerificationChallenge.ts"
-import { VerificationCodes } from "../../src/verification/VerificationCodes.ts"
-import { VerificationMigration } from "../../src/verification/VerificationMigration.ts"
+import { Duration, Effect, Layer } from "effect"
+import { standardCodeRules, type VerificationCodesPolicy } from "../../src/policy.ts"
+import type { SendCodeInput } from "../../src/VerificationChallenge.ts"
+import { VerificationCodes } from "../../src/VerificationCodes.ts"
+import { VerificationMigration } from "../../src/VerificationMigration.ts"
+
+/** The numbers of spec 1, which the tests' assertions spell out. */
+export const testPolicy: VerificationCodesPolicy = {
+  ...standardCodeRules,
+  resendSuggestedAfter: Duration.seconds(30),
+  retentionAfterExpiry: Duration.days(1),
+  codesPerAddress: {
+    id: "verification_codes_address",
+    operation: "sending verification codes to one email or phone",
+    limit: 10,
+    window: "10 minutes",
+    per: "address"
+  },
+  codesPerClientAddress: {
+    id: "verification_codes_ip",
+    operation: "sending verification codes from one network",
+    limit: 30,
+    window: "10 minutes",
+    per: "IP"
+  },
+  challengeIdPrefix: "vch_"
+}
 
 /** Only what verification codes need: rate windows, the message outbox and its own tables. */
 export const verificationMigrations = {
@@ -15,14 +38,18 @@ export const verificationMigrations = {
 }
 
 /** The stores VerificationCodes needs, over a database layer (the SqlClient stays visible to the test). */
-export const verificationOn = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
-  Layer.mergeAll(VerificationCodes.layer, MessageDelivery.layerWithoutWorker()).pipe(
+export const verificationOn = <E>(
+  database: Layer.Layer<SqlClient.SqlClient, E>,
+  policy: VerificationCodesPolicy = testPolicy
+) =>
+  Layer.mergeAll(VerificationCodes.layer(policy), MessageDelivery.layerWithoutWorker()).pipe(
     Layer.provideMerge(Layer.mergeAll(RateLimiter.layer, MessageOutbox.layer, InMemoryTransport.layer)),
     Layer.provideMerge(database)
   )
 
 /** VerificationCodes over a fresh database, with messages delivered to memory on demand. */
-export const verificationOverFreshDatabase = () => verificationOn(TestDatabase.layer(verificationMigrations))
+export const verificationOverFreshDatabase = (policy: VerificationCodesPolicy = testPolicy) =>
+  verificationOn(TestDatabase.layer(verificationMigrations), policy)
 
 export const signInCode = (overrides: Partial<SendCodeInput> = {}): SendCodeInput => ({
   channel: "email",

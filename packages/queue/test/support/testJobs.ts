@@ -1,0 +1,46 @@
+import { SqlClient } from "@effect/sql"
+import { TestDatabase } from "@platform/database"
+import { Data, Effect, Schema } from "effect"
+import { queueTable } from "../../src/QueueTable.ts"
+import { createQueueTable } from "../../src/QueueTableMigration.ts"
+
+/** A job of the test queue: a name, and a secret that must not outlive it. */
+export const TestJob = Schema.Struct({ name: Schema.String, secret: Schema.NullOr(Schema.String) })
+
+export const TestJobs = queueTable({
+  table: "test_jobs",
+  payload: TestJob,
+  doneStatus: "done",
+  doneAtColumn: "done_at",
+  eraseWhenFinished: ["secret"]
+})
+
+export const migrations = { "0001_test_jobs": createQueueTable(TestJobs, "name text NOT NULL, secret text") }
+
+export const freshDatabase = () => TestDatabase.layer(migrations)
+
+export class JobFailed extends Data.TaggedError("JobFailed")<{ readonly reason: string }> {}
+
+const JobRow = Schema.Struct({
+  name: Schema.String,
+  secret: Schema.NullOr(Schema.String),
+  status: Schema.Literal("pending", "done", "failed"),
+  attempts: Schema.Number,
+  next_attempt_ms: Schema.NullOr(Schema.NumberFromString),
+  done_ms: Schema.NullOr(Schema.NumberFromString),
+  claimed: Schema.Boolean,
+  last_error: Schema.NullOr(Schema.String)
+})
+
+/** Every job row, oldest first, with times as epoch milliseconds. */
+export const jobRows = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`
+    SELECT name, secret, status, attempts,
+      (extract(epoch FROM next_attempt_at) * 1000)::bigint::text AS next_attempt_ms,
+      (extract(epoch FROM done_at) * 1000)::bigint::text AS done_ms,
+      claimed_until IS NOT NULL AS claimed, last_error
+    FROM test_jobs ORDER BY created_at, name
+  `
+  return yield* Schema.decodeUnknown(Schema.Array(JobRow))(rows)
+}).pipe(Effect.orDie)
