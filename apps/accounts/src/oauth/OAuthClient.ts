@@ -2,7 +2,7 @@ import { type OAuthError, oauthError } from "@platform/http"
 import { Effect } from "effect"
 import { AppCredentials } from "../apps/AppCredentials.ts"
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
-import { parseBasic } from "../apps/basicCredentials.ts"
+import { parseBasic } from "@platform/auth"
 
 /**
  * The client an OAuth request comes from: one of the two public clients
