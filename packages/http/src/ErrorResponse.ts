@@ -2,7 +2,8 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import type { ApiErrorStatics } from "./ApiError.ts"
 
-type ErrorClass = Schema.Schema.AnyNoContext & ApiErrorStatics & {
+/** What `errorResponse` takes: an error class made by `ApiError`. */
+export type ErrorResponseClass = Schema.Schema.AnyNoContext & ApiErrorStatics & {
   readonly identifier: string
   readonly detailsSchema: Schema.Schema.AnyNoContext
   readonly hasDetails: boolean
@@ -16,7 +17,7 @@ const cache = new WeakMap<object, Schema.Schema.AnyNoContext>()
  * the error class, so a handler's error channel stays the exact union of
  * classes while the OpenAPI document shows the real body.
  */
-export const errorResponse = <E extends ErrorClass>(
+export const errorResponse = <E extends ErrorResponseClass>(
   ErrorClass: E
 ): Schema.Schema<Schema.Schema.Type<E>, unknown> => {
   const cached = cache.get(ErrorClass)

@@ -20,6 +20,5 @@ export {
 export * from "./StrictBody.ts"
 export * from "./OpenApiConventions.ts"
 export * from "./PublicDocuments.ts"
-export * from "./OAuthError.ts"
 export { mediaTypeOf } from "./ContentType.ts"
 export * from "./Pagination.ts"

@@ -1,11 +1,11 @@
 import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
+import { parseBasic } from "@platform/auth"
 import { errorResponse } from "@platform/http"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { AccountAuthFailure, makeAccountAuthenticator } from "../auth/AccountAuth.ts"
 import type { AuthenticatedAccount } from "../auth/CurrentAccount.ts"
 import { AppCredentials } from "./AppCredentials.ts"
 import { AppsRepo } from "./AppsRepo.ts"
-import { parseBasic } from "./basicCredentials.ts"
 import { AppDisabled, AppMismatch, InvalidAppCredentials, NotAppOwner, UnknownApp } from "./errors.ts"
 
 /** Who manages the app of `/v1/apps/{app_id}/…`: the app itself (Basic credentials) or one of its authors. */

@@ -1,10 +1,10 @@
 import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
+import { bearerToken } from "@platform/auth"
 import { sha256Hex } from "@platform/crypto"
 import { cookieName, errorResponse, OriginNotAllowed, requireOrigin } from "@platform/http"
 import { Effect, Layer, Option, Schema } from "effect"
 import { AccountsConfig } from "../config.ts"
 import { AccessTokens } from "./AccessTokens.ts"
-import { bearerToken } from "./bearerToken.ts"
 import { CurrentAccount } from "./CurrentAccount.ts"
 import { accountAudienceAccepted, developerTokenRoute } from "./developerRoutes.ts"
 import {

@@ -1,9 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, OAuthErrorResponses, RateLimited } from "@platform/http"
+import { errorResponse, RateLimited } from "@platform/http"
+import { oauthBody, OAuthErrorResponses } from "@platform/oauth"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
-import { oauthBody } from "../oauth/Api.ts"
 import { DeviceRequest } from "./DeviceRequest.ts"
 import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
 

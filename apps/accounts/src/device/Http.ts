@@ -1,14 +1,13 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
+import { oauthParameters, requirePublicClient } from "@platform/oauth"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Duration, Effect } from "effect"
 import { AccountsApi } from "../api.ts"
 import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
 import { AccountsConfig } from "../config.ts"
-import { oauthParameters } from "../oauth/OAuthParameters.ts"
 import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
-import { requireFirstPartyClient } from "../oauth/firstPartyClient.ts"
 import { authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
 import { displayUserCode } from "./userCode.ts"
 import { now } from "@platform/service"
@@ -35,7 +34,7 @@ export const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "device
         yield* carriesNewSecret
         yield* enforceRateLimit(limiter, authorizationsPerIp, yield* clientAddress(config.trustProxy))
         const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
-        yield* requireFirstPartyClient(request.headers["authorization"], parameters)
+        yield* requirePublicClient(FIRST_PARTY_CLIENT_ID, request.headers["authorization"], parameters)
         const issued = yield* Effect.orDie(codes.create({
           clientId: FIRST_PARTY_CLIENT_ID,
           clientLabel: clientLabelOf(parameters),

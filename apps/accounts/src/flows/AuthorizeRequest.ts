@@ -1,3 +1,4 @@
+import { isCodeChallenge } from "@platform/oauth"
 import { Option, Schema } from "effect"
 import type { AppRow } from "../apps/AppRecord.ts"
 import { Method } from "../apps/signinConfig/fields.ts"
@@ -13,7 +14,6 @@ export type Prompt = typeof Prompt.Type
 
 /** The longest `state` kept and echoed; browsers and proxies cut URLs not far beyond. */
 export const STATE_MAX_LENGTH = 2048
-const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/
 
 /** An authorize request once every rule of spec 1's parameter table holds (login_hint is dropped). */
 export const AuthorizeRequest = Schema.Struct({
@@ -148,7 +148,7 @@ export const checkAuthorize = (parameters: AuthorizeParameters, appId: string, f
   if (challengeMethod !== null && challengeMethod !== "S256" && challengeMethod !== "plain") {
     return redirect(redirectUri, state, "invalid_request", "code_challenge_method must be S256 or plain.")
   }
-  if (challenge !== null && !PKCE_CHALLENGE.test(challenge)) {
+  if (challenge !== null && !isCodeChallenge(challenge)) {
     return redirect(redirectUri, state, "invalid_request", "code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.")
   }
   const promptWords = [...new Set((values["prompt"] ?? "").split(" ").filter((word) => word !== ""))]

@@ -1,15 +1,11 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { OAuthErrorResponses } from "@platform/http"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { oauthBody, OAuthErrorResponses } from "@platform/oauth"
 import { Schema } from "effect"
 import { AppTokenResponse } from "./AppTokenResponse.ts"
 import { IntrospectionResponse } from "./Introspection.ts"
 import { TokenResponse } from "./TokenResponse.ts"
 
-const Parameters = Schema.Record({ key: Schema.String, value: Schema.String })
 /** OAuth endpoints take a form body or a JSON object of strings (spec 1, General request rules). */
-export const oauthBody = (annotations: { readonly identifier: string; readonly description?: string }) =>
-  Schema.Union(Parameters.pipe(HttpApiSchema.withEncoding({ kind: "UrlParams" })), Parameters).annotations(annotations)
-
 const OAuthBody = oauthBody({ identifier: "OAuthParameters" })
 
 export class OAuthApi extends HttpApiGroup.make("oauth")

@@ -1,6 +1,15 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { noStore, oauthError } from "@platform/http"
+import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
+import {
+  AUTHORIZATION_CODE,
+  DEVICE_CODE,
+  JWT_BEARER,
+  oauthError,
+  oauthParameters,
+  REFRESH_TOKEN,
+  required
+} from "@platform/oauth"
 import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens } from "../auth/AccessTokens.ts"
@@ -9,10 +18,9 @@ import { deviceCodeGrant } from "../device/deviceCodeGrant.ts"
 import { assertionSignIn } from "../silicons/assertions/assertionSignIn.ts"
 import { appRefreshResponse } from "./appRefresh.ts"
 import { authorizationCodeGrant } from "./authorizationCodeGrant.ts"
-import { AUTHORIZATION_CODE, allowGrant, DEVICE_CODE, JWT_BEARER, REFRESH_TOKEN } from "./clientGrants.ts"
+import { allowGrant } from "./clientGrants.ts"
 import { introspect } from "./introspect.ts"
 import { authenticateClient, type OAuthClient } from "./OAuthClient.ts"
-import { oauthParameters, required } from "./OAuthParameters.ts"
 import { TokenIssuer } from "./TokenIssuer.ts"
 import { now } from "@platform/service"
 

@@ -1,8 +1,7 @@
-import { type OAuthError, oauthError } from "@platform/http"
+import { authenticateClient as authenticateOAuthClient, invalidClient, type OAuthError, oauthError } from "@platform/oauth"
 import { Effect } from "effect"
 import { AppCredentials } from "../apps/AppCredentials.ts"
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
-import { parseBasic } from "../apps/basicCredentials.ts"
 
 /**
  * The client an OAuth request comes from: one of the two public clients
@@ -13,7 +12,16 @@ export type OAuthClient =
   | { readonly kind: "developer"; readonly clientId: typeof DEVELOPER_APP_ID }
   | { readonly kind: "app"; readonly clientId: string }
 
-const failedAuthentication = () => oauthError("invalid_client", "Unknown client, or the client authentication failed.")
+const PUBLIC_CLIENTS = [FIRST_PARTY_APP_ID, DEVELOPER_APP_ID] as const
+
+const verifyAppSecret = (appId: string, secret: string) =>
+  Effect.flatMap(AppCredentials, (credentials) =>
+    credentials.verify(appId, secret).pipe(
+      Effect.mapError((refused) =>
+        refused._tag === "AppDisabled" ? oauthError("invalid_client", "This app is disabled.") : invalidClient()
+      ),
+      Effect.asVoid
+    ))
 
 /**
  * Client authentication at the token, revocation and introspection
@@ -25,35 +33,12 @@ export const authenticateClient = (
   authorization: string | undefined,
   parameters: ReadonlyMap<string, string>
 ): Effect.Effect<OAuthClient, OAuthError, AppCredentials> =>
-  Effect.gen(function*() {
-    const bodyId = parameters.get("client_id")
-    const bodySecret = parameters.get("client_secret")
-    if (authorization !== undefined) {
-      if (bodySecret !== undefined) {
-        return yield* oauthError("invalid_request", "Send the client secret either in Basic or in the body, not both.")
-      }
-      const basic = parseBasic(authorization)
-      if (basic === undefined) return yield* failedAuthentication()
-      if (bodyId !== undefined && bodyId !== basic.clientId) {
-        return yield* oauthError("invalid_client", "The body's client_id differs from the Basic credentials.")
-      }
-      return yield* confidential(basic.clientId, basic.secret)
-    }
-    if (bodyId === undefined || bodyId === "") return yield* oauthError("invalid_request", "Parameter client_id is missing.")
-    if (bodySecret !== undefined) return yield* confidential(bodyId, bodySecret)
-    if (bodyId === FIRST_PARTY_APP_ID) return { kind: "first_party", clientId: FIRST_PARTY_APP_ID } as const
-    if (bodyId === DEVELOPER_APP_ID) return { kind: "developer", clientId: DEVELOPER_APP_ID } as const
-    // An app that sends no secret gets the same answer as an unknown client.
-    return yield* failedAuthentication()
-  })
-
-const confidential = (clientId: string, secret: string) =>
-  Effect.flatMap(AppCredentials, (credentials) =>
-    credentials.verify(clientId, secret).pipe(
-      Effect.mapError((refused) =>
-        refused._tag === "AppDisabled"
-          ? oauthError("invalid_client", "This app is disabled.")
-          : failedAuthentication()
-      ),
-      Effect.as<OAuthClient>({ kind: "app", clientId })
-    ))
+  authenticateOAuthClient({ publicClients: PUBLIC_CLIENTS, verifySecret: verifyAppSecret }, authorization, parameters).pipe(
+    Effect.map((client): OAuthClient =>
+      client.kind === "confidential"
+        ? { kind: "app", clientId: client.clientId }
+        : client.clientId === FIRST_PARTY_APP_ID
+        ? { kind: "first_party", clientId: client.clientId }
+        : { kind: "developer", clientId: client.clientId }
+    )
+  )

@@ -1,4 +1,4 @@
-import { oauthError } from "@platform/http"
+import { oauthError } from "@platform/oauth"
 import { Effect, Option } from "effect"
 import type { SigninRow } from "../auth/Signin.ts"
 import type { AppSigninView } from "./AppAccountsRepo.ts"

@@ -1,4 +1,4 @@
-import { oauthError } from "@platform/http"
+import { oauthError, pkceHolds, required } from "@platform/oauth"
 import { Effect, Option } from "effect"
 import { AuthorizationCodes } from "../authorize/AuthorizationCodes.ts"
 import { SigninsRepo } from "../auth/SigninsRepo.ts"
@@ -6,8 +6,6 @@ import { now } from "@platform/service"
 import { AppSigninsRepo } from "./AppSigninsRepo.ts"
 import { AppTokenIssuer } from "./AppTokenIssuer.ts"
 import type { OAuthClient } from "./OAuthClient.ts"
-import { required } from "./OAuthParameters.ts"
-import { pkceHolds } from "./pkce.ts"
 
 const invalidGrant = (description: string) => Effect.fail(oauthError("invalid_grant", description))
 

@@ -1,12 +1,7 @@
-import { type OAuthError, oauthError } from "@platform/http"
+import { AUTHORIZATION_CODE, DEVICE_CODE, JWT_BEARER, type OAuthError, oauthError, REFRESH_TOKEN, TOKEN_EXCHANGE } from "@platform/oauth"
 import { Effect } from "effect"
 import type { OAuthClient } from "./OAuthClient.ts"
 
-export const AUTHORIZATION_CODE = "authorization_code"
-export const REFRESH_TOKEN = "refresh_token"
-export const DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
-export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-export const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 export const SHORT_LIVED_TOKEN = "urn:accounts:params:oauth:grant-type:short-lived-token"
 
 const KNOWN = new Set([AUTHORIZATION_CODE, REFRESH_TOKEN, DEVICE_CODE, JWT_BEARER, TOKEN_EXCHANGE, SHORT_LIVED_TOKEN])

@@ -1,9 +1,9 @@
 import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
+import { bearerToken } from "@platform/auth"
 import { noStore } from "@platform/http"
 import { Effect, Either } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens, audiencesOf } from "../auth/AccessTokens.ts"
-import { bearerToken } from "../auth/bearerToken.ts"
 import {
   IdentityTokenNotAccepted,
   InvalidAuthorization,

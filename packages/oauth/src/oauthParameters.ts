@@ -1,5 +1,6 @@
-import { mediaTypeOf, type OAuthError, oauthError } from "@platform/http"
+import { mediaTypeOf } from "@platform/http"
 import { Effect } from "effect"
+import { type OAuthError, oauthError } from "./OAuthError.ts"
 
 /**
  * The parameters of an OAuth request (RFC 6749 §3.2): a form body, or a JSON
