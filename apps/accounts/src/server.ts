@@ -10,6 +10,8 @@ import { AppsLive, AppsPublicLive, InternalAppsLive, OwnedAppsLive } from "./app
 import { InternalAuthLive } from "./apps/InternalAuth.ts"
 import { SigninConfigUpdate } from "./apps/SigninConfigUpdate.ts"
 import { AccountsRepo } from "./accounts/AccountsRepo.ts"
+import { ContactsRepo } from "./accounts/ContactsRepo.ts"
+import { IdsRepo } from "./accounts/IdsRepo.ts"
 import { AccountsApi } from "./api.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
 import { EmailsLive, PhonesLive } from "./contacts/Http.ts"
@@ -98,7 +100,7 @@ export const AccountsHandlers = Layer.mergeAll(
   Layer.provide(Layer.mergeAll(Custody.Default, SiliconManagement.Default, StkLogin.Default, CustodianRequestsRepo.Default, SiliconsRepo.Default)),
   Layer.provide(DeviceCodesRepo.Default),
   Layer.provide(ReportsRepo.Default),
-  Layer.provide(AccountsRepo.Default),
+  Layer.provide(Layer.mergeAll(AccountsRepo.Default, IdsRepo.Default, ContactsRepo.Default)),
   Layer.provide(AccessTokens.Default),
   Layer.provide(SigninsRepo.Default)
 )

@@ -3,9 +3,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option, TestClock } from "effect"
 import { parseAccountId } from "../src/accounts/AccountId.ts"
 import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../src/accounts/ContactsRepo.ts"
+import { IdsRepo } from "../src/accounts/IdsRepo.ts"
 import { normalizeEmail, normalizePhone } from "../src/accounts/contactAddresses.ts"
 import { carbonMe } from "../src/accounts/Me.ts"
-import { AccountsRepoTest, atNow, NOW, reserveHandle } from "./support/accountsRepo.ts"
+import { AccountReposTest, atNow, NOW, reserveHandle } from "./support/accountsRepo.ts"
 
 const DAY = 86_400_000
 
@@ -42,11 +44,12 @@ describe("ids, emails and phones as typed", () => {
   })
 })
 
-layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
+layer(AccountReposTest())("AccountsRepo, IdsRepo and ContactsRepo against the database", (it) => {
   it.effect("creates an active Carbon and shows it as the Me view", () =>
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const contacts = yield* ContactsRepo
       const ada = yield* accounts.createCarbon({
         id: "C:Ada_L",
         displayName: "  Ada Lovelace ",
@@ -68,8 +71,8 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
         updated_at: "2026-11-01T12:00:00.000Z",
         version: 1
       })
-      const emails = yield* accounts.contactsOf(ada.uuid, "email")
-      const phones = yield* accounts.contactsOf(ada.uuid, "phone")
+      const emails = yield* contacts.contactsOf(ada.uuid, "email")
+      const phones = yield* contacts.contactsOf(ada.uuid, "phone")
       expect(emails).toEqual([
         { address: "ada@example.com", verified_at: new Date(NOW), is_primary: true, created_at: new Date(NOW) }
       ])
@@ -82,6 +85,7 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const contacts = yield* ContactsRepo
       const grace = yield* accounts.createCarbon({
         id: "c:grace",
         displayName: "Grace",
@@ -92,12 +96,12 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
       expect(uuidOf(yield* accounts.findByUuid(grace.uuid))).toEqual(Option.some(grace.uuid))
       expect(uuidOf(yield* accounts.findById(idOf("C:GRACE")))).toEqual(Option.some(grace.uuid))
       expect(yield* accounts.findById(idOf("si:grace"))).toEqual(Option.none())
-      expect(uuidOf(yield* accounts.findByVerifiedEmail("  GRACE@Navy.Example "))).toEqual(Option.some(grace.uuid))
-      expect(uuidOf(yield* accounts.findByVerifiedPhone("+1 (202) 555-0147"))).toEqual(Option.some(grace.uuid))
-      expect(yield* accounts.findByVerifiedEmail("nobody@example.com")).toEqual(Option.none())
+      expect(uuidOf(yield* contacts.findByVerifiedEmail("  GRACE@Navy.Example "))).toEqual(Option.some(grace.uuid))
+      expect(uuidOf(yield* contacts.findByVerifiedPhone("+1 (202) 555-0147"))).toEqual(Option.some(grace.uuid))
+      expect(yield* contacts.findByVerifiedEmail("nobody@example.com")).toEqual(Option.none())
       expect(yield* accounts.findByUuid("zzzz")).toEqual(Option.none())
       expect(yield* accounts.findByUuid("not a uuid")).toEqual(Option.none())
-      const badPhone = yield* failureOf(accounts.findByVerifiedPhone("202 555 0147"))
+      const badPhone = yield* failureOf(contacts.findByVerifiedPhone("202 555 0147"))
       expect(badPhone).toMatchObject({ code: "validation_failed", details: { fields: { phone: expect.any(String) } } })
     }))
 
@@ -105,17 +109,18 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const contacts = yield* ContactsRepo
       const owner = yield* accounts.createCarbon({ id: "c:pending", displayName: "P", email: "p@example.com" })
-      yield* accounts.addContact({ accountUuid: owner.uuid, channel: "email", address: "later@example.com", verified: false })
-      expect(yield* accounts.findByVerifiedEmail("later@example.com")).toEqual(Option.none())
-      const verified = yield* accounts.addContact({
+      yield* contacts.addContact({ accountUuid: owner.uuid, channel: "email", address: "later@example.com", verified: false })
+      expect(yield* contacts.findByVerifiedEmail("later@example.com")).toEqual(Option.none())
+      const verified = yield* contacts.addContact({
         accountUuid: owner.uuid,
         channel: "email",
         address: "LATER@example.com",
         verified: true
       })
       expect(verified).toMatchObject({ address: "later@example.com", verified_at: new Date(NOW), is_primary: false })
-      expect(Option.map(yield* accounts.findByVerifiedEmail("later@example.com"), (row) => row.uuid)).toEqual(
+      expect(Option.map(yield* contacts.findByVerifiedEmail("later@example.com"), (row) => row.uuid)).toEqual(
         Option.some(owner.uuid)
       )
     }))
@@ -163,6 +168,7 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const ids = yield* IdsRepo
       yield* accounts.createCarbon({ id: "c:linus", displayName: "Linus", email: "linus@example.com" })
       const taken = yield* failureOf(accounts.createCarbon({ id: "C:LINUS", displayName: "L", email: "l2@example.com" }))
       expect(taken).toMatchObject({ code: "id_taken", status: 409 })
@@ -171,7 +177,7 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
       expect(suggestions.length).toBeLessThanOrEqual(3)
       for (const suggestion of suggestions) {
         expect(suggestion).toMatch(/^c:linus[a-z0-9_-]{1,4}$/)
-        expect((yield* accounts.idAvailability(idOf(suggestion)))._tag).toBe("Free")
+        expect((yield* ids.idAvailability(idOf(suggestion)))._tag).toBe("Free")
       }
       expect(taken.message).toContain(suggestions[0])
     }))
@@ -180,8 +186,9 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const ids = yield* IdsRepo
       yield* accounts.createCarbon({ id: "c:shared", displayName: "S", email: "shared@example.com" })
-      const asSilicon = yield* accounts.idAvailability(idOf("si:shared"))
+      const asSilicon = yield* ids.idAvailability(idOf("si:shared"))
       expect(asSilicon._tag).toBe("Taken")
     }))
 
@@ -189,6 +196,7 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const ids = yield* IdsRepo
       const owner = yield* accounts.createCarbon({ id: "c:newname", displayName: "O", email: "owner@example.com" })
       const until = new Date(NOW + 10 * DAY)
       yield* reserveHandle("oldname", owner.uuid, until)
@@ -198,10 +206,10 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
         status: 409,
         details: { reserved_until: until.toISOString() }
       })
-      const availability = yield* accounts.idAvailability(idOf("c:oldname"))
+      const availability = yield* ids.idAvailability(idOf("c:oldname"))
       expect(availability._tag).toBe("Reserved")
       yield* TestClock.adjust(10 * DAY)
-      expect((yield* accounts.idAvailability(idOf("c:oldname")))._tag).toBe("Free")
+      expect((yield* ids.idAvailability(idOf("c:oldname")))._tag).toBe("Free")
       const taker = yield* accounts.createCarbon({ id: "c:oldname", displayName: "T", email: "t@example.com" })
       expect(carbonMe(taker).id).toBe("c:oldname")
     }))
@@ -228,17 +236,18 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const contacts = yield* ContactsRepo
       const a = yield* accounts.createCarbon({ id: "c:claimer", displayName: "A", email: "claimer@example.com" })
       const b = yield* accounts.createCarbon({ id: "c:squatter", displayName: "B", email: "squatter@example.com" })
-      yield* accounts.addContact({ accountUuid: b.uuid, channel: "email", address: "contested@example.com", verified: false })
-      yield* accounts.addContact({ accountUuid: a.uuid, channel: "email", address: "contested@example.com", verified: true })
-      expect((yield* accounts.contactsOf(b.uuid, "email")).map((row) => row.address)).toEqual(["squatter@example.com"])
+      yield* contacts.addContact({ accountUuid: b.uuid, channel: "email", address: "contested@example.com", verified: false })
+      yield* contacts.addContact({ accountUuid: a.uuid, channel: "email", address: "contested@example.com", verified: true })
+      expect((yield* contacts.contactsOf(b.uuid, "email")).map((row) => row.address)).toEqual(["squatter@example.com"])
       const again = yield* failureOf(
-        accounts.addContact({ accountUuid: b.uuid, channel: "email", address: "contested@example.com", verified: false })
+        contacts.addContact({ accountUuid: b.uuid, channel: "email", address: "contested@example.com", verified: false })
       )
       expect(again.code).toBe("email_in_use")
       const missing = yield* failureOf(
-        accounts.addContact({ accountUuid: "nope", channel: "email", address: "x@example.com", verified: false })
+        contacts.addContact({ accountUuid: "nope", channel: "email", address: "x@example.com", verified: false })
       )
       expect(missing.code).toBe("account_not_found")
     }))
@@ -247,9 +256,10 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const contacts = yield* ContactsRepo
       const many = yield* accounts.createCarbon({ id: "c:collector", displayName: "C", email: "c0@example.com" })
       const adds = Array.from({ length: 15 }, (_, n) =>
-        Effect.either(accounts.addContact({
+        Effect.either(contacts.addContact({
           accountUuid: many.uuid,
           channel: "email",
           address: `c${n + 1}@example.com`,
@@ -260,10 +270,10 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
       expect(results.filter((result) => result._tag === "Right")).toHaveLength(9)
       expect(refused.map((error) => error.code)).toEqual(Array(6).fill("email_limit_reached"))
       expect(refused[0]?.details).toEqual({ limit: 10 })
-      expect(yield* accounts.contactsOf(many.uuid, "email")).toHaveLength(10)
+      expect(yield* contacts.contactsOf(many.uuid, "email")).toHaveLength(10)
       // Verifying one already on the account is not an eleventh.
-      const pending = (yield* accounts.contactsOf(many.uuid, "email")).find((row) => row.verified_at === null)!
-      const verified = yield* accounts.addContact({
+      const pending = (yield* contacts.contactsOf(many.uuid, "email")).find((row) => row.verified_at === null)!
+      const verified = yield* contacts.addContact({
         accountUuid: many.uuid,
         channel: "email",
         address: pending.address,
@@ -272,10 +282,10 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
       expect(verified.verified_at).toEqual(new Date(NOW))
 
       for (let n = 0; n < 10; n++) {
-        yield* accounts.addContact({ accountUuid: many.uuid, channel: "phone", address: `+1555010${String(n).padStart(4, "0")}`, verified: false })
+        yield* contacts.addContact({ accountUuid: many.uuid, channel: "phone", address: `+1555010${String(n).padStart(4, "0")}`, verified: false })
       }
       const eleventh = yield* failureOf(
-        accounts.addContact({ accountUuid: many.uuid, channel: "phone", address: "+15550109999", verified: false })
+        contacts.addContact({ accountUuid: many.uuid, channel: "phone", address: "+15550109999", verified: false })
       )
       expect(eleventh).toMatchObject({ code: "phone_limit_reached", details: { limit: 10 } })
     }))
@@ -284,15 +294,16 @@ layer(AccountsRepoTest())("AccountsRepo against the database", (it) => {
     Effect.gen(function*() {
       yield* atNow
       const accounts = yield* AccountsRepo
+      const contacts = yield* ContactsRepo
       const sql = yield* SqlClient.SqlClient
       const owner = yield* accounts.createCarbon({ id: "c:phoneonly", displayName: "P", phone: "+15550200000" })
-      expect(yield* accounts.contactsOf(owner.uuid, "email")).toEqual([])
-      const pending = yield* accounts.addContact({ accountUuid: owner.uuid, channel: "email", address: "p1@example.com", verified: false })
+      expect(yield* contacts.contactsOf(owner.uuid, "email")).toEqual([])
+      const pending = yield* contacts.addContact({ accountUuid: owner.uuid, channel: "email", address: "p1@example.com", verified: false })
       expect(pending.is_primary).toBe(false)
-      const first = yield* accounts.addContact({ accountUuid: owner.uuid, channel: "email", address: "p2@example.com", verified: true })
-      const second = yield* accounts.addContact({ accountUuid: owner.uuid, channel: "email", address: "p3@example.com", verified: true })
+      const first = yield* contacts.addContact({ accountUuid: owner.uuid, channel: "email", address: "p2@example.com", verified: true })
+      const second = yield* contacts.addContact({ accountUuid: owner.uuid, channel: "email", address: "p3@example.com", verified: true })
       expect([first.is_primary, second.is_primary]).toEqual([true, false])
-      expect((yield* accounts.contactsOf(owner.uuid, "email")).map((row) => row.address)[0]).toBe("p2@example.com")
+      expect((yield* contacts.contactsOf(owner.uuid, "email")).map((row) => row.address)[0]).toBe("p2@example.com")
       const twoPrimaries = yield* Effect.either(
         sql`UPDATE account_emails SET is_primary = true WHERE address = 'p3@example.com'`
       )

@@ -11,7 +11,7 @@ import {
   uuidAt,
   uuidsOfLength
 } from "../src/accounts/uuidPermutation.ts"
-import { AccountsRepoTest, atNow, nextUuidIndex, setNextUuidIndex } from "./support/accountsRepo.ts"
+import { AccountReposTest, atNow, nextUuidIndex, setNextUuidIndex } from "./support/accountsRepo.ts"
 
 const THREE = 238_328
 
@@ -86,7 +86,7 @@ describe("uuid permutation", () => {
   })
 })
 
-layer(AccountsRepoTest())("uuid allocation in the database", (it) => {
+layer(AccountReposTest())("uuid allocation in the database", (it) => {
   it.effect("each new account takes the uuid of the counter's next index", () =>
     Effect.gen(function*() {
       yield* atNow
@@ -135,7 +135,7 @@ layer(AccountsRepoTest())("uuid allocation in the database", (it) => {
     }))
 })
 
-layer(AccountsRepoTest())("uuid allocation at the end of the 3-character values", (it) => {
+layer(AccountReposTest())("uuid allocation at the end of the 3-character values", (it) => {
   it.effect("the last two 3-character uuids are used, then 4-character ones follow", () =>
     Effect.gen(function*() {
       yield* atNow

@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { TestDatabase } from "@platform/database"
 import { Duration, Effect, Layer, Option, TestClock } from "effect"
-import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
+import { IdsRepo } from "../src/accounts/IdsRepo.ts"
 import { AccountsConfigOf } from "../src/config.ts"
 import { accountsMigrations } from "../src/migrations.ts"
 import { CustodianRequestsRepo } from "../src/silicons/CustodianRequestsRepo.ts"
@@ -13,7 +13,7 @@ import { atNow } from "./support/accountsRepo.ts"
 import { testSettings } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 
-const CustodyTest = Layer.mergeAll(Custody.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, AccountsRepo.Default).pipe(
+const CustodyTest = Layer.mergeAll(Custody.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, IdsRepo.Default).pipe(
   Layer.provideMerge(TestDatabase.layer(accountsMigrations)),
   Layer.provideMerge(AccountsConfigOf(testSettings(4100)))
 )
@@ -50,7 +50,7 @@ const sweepSettled = Effect.gen(function*() {
 })
 
 const isFree = (handle: string) =>
-  Effect.map(Effect.flatMap(AccountsRepo, (accounts) => accounts.idAvailability({ kind: "silicon", handle })), (a) => a._tag === "Free")
+  Effect.map(Effect.flatMap(IdsRepo, (ids) => ids.idAvailability({ kind: "silicon", handle })), (a) => a._tag === "Free")
 
 layer(CustodyTest)("custodian requests over time", (it) => {
   it.scoped("14 days pass: the sweep fiber expires the request, deletes the Silicon and frees its id", () =>

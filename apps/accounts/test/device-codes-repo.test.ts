@@ -4,7 +4,7 @@ import { Clock, Effect, Layer, TestClock } from "effect"
 import { DeviceCodesRepo } from "../src/device/DeviceCodesRepo.ts"
 import { DeviceCodesSweeperLive } from "../src/device/DeviceCodesSweeper.ts"
 import { displayUserCode, normalizeUserCode, randomUserCode } from "../src/device/userCode.ts"
-import { AccountsRepoTest, atNow } from "./support/accountsRepo.ts"
+import { AccountReposTest, atNow } from "./support/accountsRepo.ts"
 import { createCarbon } from "./support/carbons.ts"
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -32,7 +32,7 @@ describe("user codes", () => {
   })
 })
 
-layer(Layer.provideMerge(DeviceCodesRepo.Default, AccountsRepoTest()))("DeviceCodesRepo on the test clock", (it) => {
+layer(Layer.provideMerge(DeviceCodesRepo.Default, AccountReposTest()))("DeviceCodesRepo on the test clock", (it) => {
   it.effect("pending until decided; polls closer than the interval are slow_down and add 5 seconds each", () =>
     Effect.gen(function*() {
       yield* atNow

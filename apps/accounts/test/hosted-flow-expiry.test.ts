@@ -4,6 +4,7 @@ import { RateLimiter } from "@platform/rate-limit"
 import { MessageOutbox } from "@platform/mail"
 import { Duration, Effect, Either, Layer, Option } from "effect"
 import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../src/accounts/ContactsRepo.ts"
 import { AppsRepo } from "../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../src/apps/FakeApps.ts"
 import { AuthorizationCodes } from "../src/authorize/AuthorizationCodes.ts"
@@ -17,7 +18,7 @@ import { atNow } from "./support/accountsRepo.ts"
 import { testSettings } from "./support/AccountsUnderTest.ts"
 
 const FlowsTest = Layer.mergeAll(FlowEngine.Default, FlowProviderMoves.Default).pipe(
-  Layer.provideMerge(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default, AuthorizationCodes.Default, VerificationCodesLive)),
+  Layer.provideMerge(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default, ContactsRepo.Default, AuthorizationCodes.Default, VerificationCodesLive)),
   Layer.provideMerge(Layer.mergeAll(RateLimiter.layer, MessageOutbox.layer)),
   Layer.provideMerge(TestDatabase.layer(accountsMigrations)),
   Layer.provideMerge(AccountsConfigOf(testSettings(4100)))

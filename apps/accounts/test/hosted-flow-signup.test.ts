@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../src/accounts/ContactsRepo.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { Browser } from "./support/browser.ts"
 import { browser, makeFlowApp, proveEmail, run } from "./support/flows.ts"
@@ -18,10 +18,10 @@ const browserWith = (cookies: Record<string, string | undefined>) =>
 
 /** Whether an account holds `email` verified. */
 const emailTaken = (email: string) =>
-  Effect.flatMap(AccountsRepo, (accounts) => accounts.findByVerifiedContact("email", email)).pipe(
+  Effect.flatMap(ContactsRepo, (contacts) => contacts.findByVerifiedContact("email", email)).pipe(
     Effect.map(Option.isSome),
     Effect.orDie,
-    Effect.provide(AccountsRepo.Default)
+    Effect.provide(ContactsRepo.Default)
   )
 
 layer(AccountsTest(), { excludeTestServices: true })("sign-up inside a hosted flow", (it) => {

@@ -3,12 +3,12 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option } from "effect"
 import { expect } from "vitest"
 import { SigninsRepo } from "../src/auth/SigninsRepo.ts"
-import { AccountsRepoTest } from "./support/accountsRepo.ts"
+import { AccountReposTest } from "./support/accountsRepo.ts"
 import { createCarbon } from "./support/carbons.ts"
 
 // On a PostgreSQL server our connections keep each statement prepared; a statement that returned
 // `*` would fail with "cached plan must not change result type" once a migration adds a column.
-layer(Layer.provideMerge(SigninsRepo.Default, AccountsRepoTest()))("statements kept prepared across a migration", (it) => {
+layer(Layer.provideMerge(SigninsRepo.Default, AccountReposTest()))("statements kept prepared across a migration", (it) => {
   it.effect("sign-in reads and a rotation still answer after a column is added to signins", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { type AccountKind, formatAccountId, parseAccountId, prefixKind } from "./AccountId.ts"
-import { AccountsRepo } from "./AccountsRepo.ts"
+import { IdsRepo } from "./IdsRepo.ts"
 
 const idChecksPerIp: RateLimitRule = {
   id: "ids_available",
@@ -33,12 +33,12 @@ export const AccountIdsLive = HttpApiBuilder.group(AccountsApi, "ids", (handlers
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter
-    const accounts = yield* AccountsRepo
+    const ids = yield* IdsRepo
     return handlers.handle("available", ({ urlParams }) =>
       Effect.gen(function*() {
         yield* enforceRateLimit(limiter, idChecksPerIp, yield* clientAddress(config.trustProxy))
         const id = yield* requestedId(urlParams.id, urlParams.for)
-        const availability = yield* accounts.idAvailability(id)
+        const availability = yield* ids.idAvailability(id)
         const shown = formatAccountId(id)
         switch (availability._tag) {
           case "Free":

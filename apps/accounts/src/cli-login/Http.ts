@@ -4,7 +4,7 @@ import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
 import { Effect, Either, Option } from "effect"
 import { VerificationCodes } from "@platform/verification-codes"
-import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { normalizeEmail, normalizePhone } from "../accounts/contactAddresses.ts"
 import { AccountNotFound } from "../accounts/errors.ts"
 import { AccountsApi } from "../api.ts"
@@ -58,7 +58,7 @@ export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handl
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter
     const codes = yield* VerificationCodes
-    const accounts = yield* AccountsRepo
+    const contacts = yield* ContactsRepo
     const issuer = yield* TokenIssuer
 
     return handlers
@@ -68,7 +68,7 @@ export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handl
           const ip = yield* clientAddress(config.trustProxy)
           yield* enforceRateLimit(limiter, startsPerIp, ip)
           const address = yield* addressOf(payload.email, payload.phone)
-          const account = yield* accounts.findByVerifiedContact(
+          const account = yield* contacts.findByVerifiedContact(
             address.channel === "email" ? "email" : "phone",
             address.destination
           )
@@ -90,7 +90,7 @@ export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handl
             purpose: CLI_LOGIN_PURPOSE,
             code: payload.code
           })
-          const account = yield* accounts.findByVerifiedContact(
+          const account = yield* contacts.findByVerifiedContact(
             verified.channel === "email" ? "email" : "phone",
             verified.destination
           ).pipe(Effect.orDie)

@@ -3,6 +3,7 @@ import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Effect } from "effect"
 import { VerificationCodes } from "@platform/verification-codes"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import type { ContactChannel } from "../accounts/contactAddresses.ts"
 import { EmailInUse, PhoneInUse } from "../accounts/errors.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
@@ -27,6 +28,7 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
     const limiter = yield* RateLimiter
     const codes = yield* VerificationCodes
     const accounts = yield* AccountsRepo
+    const contacts = yield* ContactsRepo
     const ownErrors = ofChannel(channel)
     const carbon = Effect.provideService(requireCarbon, AccountsRepo, accounts)
     const purposeFor = (accountUuid: string) => addPurpose(channel, accountUuid)
@@ -34,7 +36,7 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
 
     const list = Effect.gen(function*() {
       const account = yield* carbon
-      const rows = yield* accounts.contactsOf(account.uuid, channel)
+      const rows = yield* contacts.contactsOf(account.uuid, channel)
       return { items: rows.map(contactOf), next_cursor: null }
     })
 
@@ -44,7 +46,7 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
         const ip = yield* clientAddress(config.trustProxy)
         yield* enforceRateLimit(limiter, addsPerIp, ip)
         yield* enforceRateLimit(limiter, addsPerAccount, account.uuid)
-        const contact = yield* ownErrors(accounts.addPendingContact(account.uuid, channel, input).pipe(
+        const contact = yield* ownErrors(contacts.addPendingContact(account.uuid, channel, input).pipe(
           // The caller's account was just read: it exists.
           Effect.catchTag("AccountNotFound", Effect.die)
         ))
@@ -64,7 +66,7 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
         const account = yield* carbon
         yield* noStore
         const verified = yield* codes.verify({ challengeId, purpose: purposeFor(account.uuid), code })
-        const contact = yield* ownErrors(accounts.verifyPendingContact(account.uuid, channel, verified.destination))
+        const contact = yield* ownErrors(contacts.verifyPendingContact(account.uuid, channel, verified.destination))
         return contactOf(contact)
       })
 
@@ -84,13 +86,13 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
     const makePrimary = (address: string) =>
       Effect.gen(function*() {
         const account = yield* carbon
-        return contactOf(yield* ownErrors(accounts.makePrimaryContact(account.uuid, channel, address)))
+        return contactOf(yield* ownErrors(contacts.makePrimaryContact(account.uuid, channel, address)))
       })
 
     const remove = (address: string) =>
       Effect.gen(function*() {
         const account = yield* carbon
-        yield* ownErrors(accounts.removeContact(account.uuid, channel, address))
+        yield* ownErrors(contacts.removeContact(account.uuid, channel, address))
       })
 
     return { list, add, verify, resend, makePrimary, remove } as const

@@ -4,6 +4,7 @@ import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Duration, Effect, Either, Option, Random } from "effect"
 import { noCodeSent, type VerificationChallenge, VerificationCodes } from "@platform/verification-codes"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { type ContactChannel, normalizeAddress } from "../accounts/contactAddresses.ts"
 import { validateDob } from "../accounts/profileFields.ts"
 import { addsPerAccount, addsPerIp, verificationChannelOf } from "../contacts/policy.ts"
@@ -67,6 +68,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     const core = yield* FlowCore
     const codes = yield* VerificationCodes
     const accounts = yield* AccountsRepo
+    const contacts = yield* ContactsRepo
     const sessions = yield* BrowserSessions
     const signups = yield* SignupSessions
     const limiter = yield* RateLimiter
@@ -136,14 +138,14 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         const sent = state.challenge!
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: purposeOf(id), code })
         const config = loaded.app.signin_config
-        const account = yield* accounts.findByVerifiedContact(sent.channel, sent.destination).pipe(Effect.orDie)
+        const account = yield* contacts.findByVerifiedContact(sent.channel, sent.destination).pipe(Effect.orDie)
         const cleared = { ...state, challenge: null }
         if (Option.isSome(account)) {
           if (account.value.kind !== "carbon" || account.value.status !== "active") {
             return yield* new AccountUnavailable({ message: "The account using this address cannot sign in." })
           }
           if (sent.channel === "phone") {
-            const emails = yield* accounts.contactsOf(account.value.uuid, "email")
+            const emails = yield* contacts.contactsOf(account.value.uuid, "email")
             if (!domainAllowed(config, emails.filter((e) => e.verified_at !== null).map((e) => e.address))) {
               return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
             }
@@ -236,7 +238,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         }
         yield* enforceRateLimit(limiter, addsPerIp, ip)
         yield* enforceRateLimit(limiter, addsPerAccount, uuid)
-        const contact = yield* accounts.addPendingContact(uuid, field, value).pipe(Effect.catchTag("AccountNotFound", Effect.die))
+        const contact = yield* contacts.addPendingContact(uuid, field, value).pipe(Effect.catchTag("AccountNotFound", Effect.die))
         if (contact.verified_at !== null) return yield* core.commit(loaded, { step: "details", state })
         const challenge = yield* codes.send({
           channel: verificationChannelOf(field),
@@ -259,7 +261,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         const sent = state.detail_challenge
         if (sent === null || sent.field !== field) return yield* Effect.fail(noCodeSent())
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: detailPurposeOf(id), code })
-        yield* accounts.verifyPendingContact(state.account_uuid!, sent.field, sent.destination)
+        yield* contacts.verifyPendingContact(state.account_uuid!, sent.field, sent.destination)
         return yield* core.commit(loaded, { step: "details", state: { ...state, detail_challenge: null } })
       })
 

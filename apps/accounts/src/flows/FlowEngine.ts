@@ -2,6 +2,7 @@ import { randomToken, sha256Hex } from "@platform/crypto"
 import { Duration, Effect, Option } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { validateTimezone } from "../accounts/profileFields.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { CarbonOnly } from "../auth/errors.ts"
@@ -96,11 +97,12 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
     const flows = yield* FlowsRepo
     const apps = yield* AppsRepo
     const accounts = yield* AccountsRepo
+    const contacts = yield* ContactsRepo
     const sessions = yield* BrowserSessions
     const memberships = yield* Memberships
 
     const verifiedEmails = (uuid: string) =>
-      Effect.map(accounts.contactsOf(uuid, "email"), (rows) => rows.filter((r) => r.verified_at !== null).map((r) => r.address))
+      Effect.map(contacts.contactsOf(uuid, "email"), (rows) => rows.filter((r) => r.verified_at !== null).map((r) => r.address))
 
     /** prompt=none: finish with the browser's session now, or fail with the reason the app must send the person back. */
     const decideSilently = (loaded: Loaded, state: FlowState, session: Option.Option<SigninRow>) =>

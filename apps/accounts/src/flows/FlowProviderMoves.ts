@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { AccountsConfig } from "../config.ts"
 import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { newRoundTripChecks } from "../providers/OpenIdRelyingParty.ts"
@@ -32,6 +33,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
     const trips = yield* RoundTrips
     const identities = yield* LinkedIdentities
     const accounts = yield* AccountsRepo
+    const contacts = yield* ContactsRepo
     const signups = yield* SignupSessions
     const sql = yield* SqlClient.SqlClient
 
@@ -85,7 +87,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
         if (Option.isNone(account) || account.value.kind !== "carbon" || account.value.status !== "active") {
           return yield* core.commit(loaded, refused(loaded, "account_unavailable", "The account of this identity cannot sign in."))
         }
-        const emails = yield* accounts.contactsOf(accountUuid, "email")
+        const emails = yield* contacts.contactsOf(accountUuid, "email")
         if (!domainAllowed(loaded.app.signin_config, emails.filter((e) => e.verified_at !== null).map((e) => e.address))) {
           return yield* core.commit(
             loaded,
@@ -99,7 +101,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
     const signUp = (loaded: Loaded, provider: ProviderName, identity: ProviderIdentity) =>
       Effect.gen(function*() {
         const appConfig = loaded.app.signin_config
-        const holder = yield* accounts.findByVerifiedContact("email", identity.email).pipe(Effect.orDie)
+        const holder = yield* contacts.findByVerifiedContact("email", identity.email).pipe(Effect.orDie)
         if (Option.isSome(holder)) {
           return yield* core.commit(
             loaded,

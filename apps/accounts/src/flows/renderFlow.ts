@@ -3,6 +3,7 @@ import { maskEmail, maskPhone } from "@platform/verification-codes"
 import type { AccountRow } from "../accounts/AccountRow.ts"
 import { accountSummary } from "../accounts/AccountSummary.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import type { ContactRow } from "../accounts/ContactRow.ts"
 import type { AppRow } from "../apps/AppRecord.ts"
 import type { DetailName } from "../apps/signinConfig/fields.ts"
@@ -41,12 +42,13 @@ const shownContact = (rows: ReadonlyArray<ContactRow>): string | null =>
 export const makeFlowRendering = Effect.gen(function*() {
   const registry = yield* ProviderRegistry
   const accounts = yield* AccountsRepo
+  const contacts = yield* ContactsRepo
   const memberships = yield* Memberships
 
   const valuesOf = (account: AccountRow): Effect.Effect<DetailValues> =>
     Effect.gen(function*() {
-      const emails = yield* accounts.contactsOf(account.uuid, "email")
-      const phones = yield* accounts.contactsOf(account.uuid, "phone")
+      const emails = yield* contacts.contactsOf(account.uuid, "email")
+      const phones = yield* contacts.contactsOf(account.uuid, "phone")
       return { email: shownContact(emails), phone: shownContact(phones), dob: account.dob, timezone: account.timezone }
     })
 

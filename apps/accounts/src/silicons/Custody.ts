@@ -3,7 +3,8 @@ import { hashSecret, randomToken, sha256Hex } from "@platform/crypto"
 import { Duration, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { formatAccountId } from "../accounts/AccountId.ts"
-import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
+import { IdsRepo } from "../accounts/IdsRepo.ts"
 import { violatedConstraint } from "../accounts/constraintViolation.ts"
 import { recordEvent } from "../events/recordEvent.ts"
 import { AccountsConfig } from "../config.ts"
@@ -56,14 +57,15 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const config = yield* AccountsConfig
-    const accounts = yield* AccountsRepo
+    const ids = yield* IdsRepo
+    const contacts = yield* ContactsRepo
     const silicons = yield* SiliconsRepo
     const requests = yield* CustodianRequestsRepo
     const secretsAtRest = yield* SecretsAtRest
 
     const notifyTo = (to: CustodianAddress, message: { readonly subject: string; readonly text: string }) =>
       notifyCustodian(to, message).pipe(
-        Effect.provideService(AccountsRepo, accounts),
+        Effect.provideService(ContactsRepo, contacts),
         Effect.provideService(SqlClient.SqlClient, sql)
       )
 
@@ -136,7 +138,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           return silicon
         })).pipe(
           Effect.catchTags({
-            HandleTaken: () => accounts.refuseTakenId({ kind: "silicon", handle: input.handle }, at),
+            HandleTaken: () => ids.refuseTakenId({ kind: "silicon", handle: input.handle }, at),
             SqlError: Effect.die
           })
         )
@@ -154,7 +156,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
         const at = yield* now
         const created = yield* sql.withTransaction(insertSilicon(input, custodianUuid, at)).pipe(
           Effect.catchTags({
-            HandleTaken: () => accounts.refuseTakenId({ kind: "silicon", handle: input.handle }, at),
+            HandleTaken: () => ids.refuseTakenId({ kind: "silicon", handle: input.handle }, at),
             SqlError: Effect.die
           })
         )
@@ -333,5 +335,5 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
       settled
     } as const
   }),
-  dependencies: [SiliconsRepo.Default, CustodianRequestsRepo.Default, AccountsRepo.Default, SecretsAtRest.Default]
+  dependencies: [SiliconsRepo.Default, CustodianRequestsRepo.Default, IdsRepo.Default, ContactsRepo.Default, SecretsAtRest.Default]
 }) {}

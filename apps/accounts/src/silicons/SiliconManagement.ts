@@ -3,7 +3,7 @@ import { hashSecret, randomToken } from "@platform/crypto"
 import { RateLimited } from "@platform/http"
 import { Data, Duration, Effect, Either, Option } from "effect"
 import { formatAccountId, parseAccountId } from "../accounts/AccountId.ts"
-import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { IdsRepo } from "../accounts/IdsRepo.ts"
 import { violatedConstraint } from "../accounts/constraintViolation.ts"
 import { IdReserved, InvalidId } from "../accounts/errors.ts"
 import { now } from "@platform/service"
@@ -28,7 +28,7 @@ const notInCustody = () => new SiliconNotFound({ message: "No Silicon with this 
 export class SiliconManagement extends Effect.Service<SiliconManagement>()("accounts/SiliconManagement", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const accounts = yield* AccountsRepo
+    const ids = yield* IdsRepo
     const silicons = yield* SiliconsRepo
     const requests = yield* CustodianRequestsRepo
     const secretsAtRest = yield* SecretsAtRest
@@ -94,7 +94,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
         }
         return yield* reread(custodianUuid, uuid)
       }).pipe(Effect.catchTag("HandleInUse", () =>
-        Effect.flatMap(now, (at) => accounts.refuseTakenId({ kind: "silicon", handle: input.replace(/^si:/i, "").toLowerCase() }, at))))
+        Effect.flatMap(now, (at) => ids.refuseTakenId({ kind: "silicon", handle: input.replace(/^si:/i, "").toLowerCase() }, at))))
 
     /** A new STK (chosen, or generated and returned once); the Silicon's sign-ins end. */
     const rotateStk = (custodianUuid: string, uuid: string, chosen: string | undefined) =>
@@ -141,5 +141,5 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
 
     return { inCustody, view, updateDetails, changeId, rotateStk, setWebhook, removeWebhook, remove } as const
   }),
-  dependencies: [AccountsRepo.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, SecretsAtRest.Default]
+  dependencies: [IdsRepo.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, SecretsAtRest.Default]
 }) {}

@@ -2,6 +2,7 @@ import { Effect, Either, Option } from "effect"
 import { parseAccountId } from "../accounts/AccountId.ts"
 import { isCarbonRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { normalizeEmail } from "../accounts/contactAddresses.ts"
 import { validationFailed } from "../accounts/NewCarbon.ts"
 import { CustodianNotFound } from "./errors.ts"
@@ -20,6 +21,7 @@ export interface CustodianAddress {
 export const resolveCustodian = (field: string, input: string) =>
   Effect.gen(function*() {
     const accounts = yield* AccountsRepo
+    const contacts = yield* ContactsRepo
     if (input.trim().toLowerCase().startsWith("c:")) {
       const id = yield* Either.mapLeft(parseAccountId(input.trim()), () =>
         validationFailed({ [field]: "must be a c: id or an email address" }))
@@ -31,7 +33,7 @@ export const resolveCustodian = (field: string, input: string) =>
     }
     const email = yield* Either.mapLeft(normalizeEmail(input), () =>
       validationFailed({ [field]: "must be a c: id or an email address" }))
-    const holder = yield* Effect.orDie(accounts.findByVerifiedEmail(email))
+    const holder = yield* Effect.orDie(contacts.findByVerifiedEmail(email))
     const toUuid = Option.isSome(holder) && holder.value.kind === "carbon" && holder.value.status === "active"
       ? holder.value.uuid
       : null

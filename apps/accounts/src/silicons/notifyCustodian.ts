@@ -1,6 +1,6 @@
 import { enqueueMessage } from "@platform/mail"
 import { Effect } from "effect"
-import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import type { CustodianAddress } from "./custodianAddress.ts"
 
 /**
@@ -11,17 +11,17 @@ import type { CustodianAddress } from "./custodianAddress.ts"
  */
 export const notifyCustodian = (to: CustodianAddress, message: { readonly subject: string; readonly text: string }) =>
   Effect.gen(function*() {
-    const accounts = yield* AccountsRepo
+    const contacts = yield* ContactsRepo
     if (to.toEmail !== null) {
       return yield* enqueueMessage({ to: to.toEmail, channel: "email", subject: message.subject, text: message.text, code: null })
     }
     if (to.toUuid === null) return
-    const emails = yield* accounts.contactsOf(to.toUuid, "email")
+    const emails = yield* contacts.contactsOf(to.toUuid, "email")
     const email = emails.find((contact) => contact.is_primary)
     if (email !== undefined) {
       return yield* enqueueMessage({ to: email.address, channel: "email", subject: message.subject, text: message.text, code: null })
     }
-    const phones = yield* accounts.contactsOf(to.toUuid, "phone")
+    const phones = yield* contacts.contactsOf(to.toUuid, "phone")
     const phone = phones.find((contact) => contact.is_primary)
     if (phone !== undefined) {
       yield* enqueueMessage({ to: phone.address, channel: "sms", subject: message.subject, text: message.text, code: null })

@@ -2,10 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { TestDatabase } from "@platform/database"
 import { Effect, Layer, Schema, TestClock } from "effect"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../../src/accounts/ContactsRepo.ts"
+import { IdsRepo } from "../../src/accounts/IdsRepo.ts"
 import { accountsMigrations } from "../../src/migrations.ts"
 
-/** The accounts repository on its own fresh, migrated database (the SQL client stays visible to the test). */
-export const AccountsRepoTest = () => AccountsRepo.Default.pipe(Layer.provideMerge(TestDatabase.layer(accountsMigrations)))
+/** The account repositories (accounts, ids, contacts) on their own fresh, migrated database (the SQL client stays visible to the test). */
+export const AccountReposTest = () =>
+  Layer.mergeAll(AccountsRepo.Default, IdsRepo.Default, ContactsRepo.Default).pipe(
+    Layer.provideMerge(TestDatabase.layer(accountsMigrations))
+  )
 
 /** A realistic "now" for tests that run on TestClock (which starts at 1970). */
 export const NOW = Date.parse("2026-11-01T12:00:00.000Z")
