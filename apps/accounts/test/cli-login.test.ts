@@ -4,7 +4,7 @@ import * as jose from "jose"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
-import { lastMessageTo, messagesTo } from "./support/mailbox.ts"
+import { lastMessageTo, messagesTo } from "@platform/testkit"
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   Effect.flatMap(AccountsUnderTest, ({ url }) =>

@@ -5,7 +5,7 @@ import { insertSilicon } from "./support/carbons.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { asAccount, signedInCarbon, withCodeTo } from "./support/contacts.ts"
 import { fetchAnswer } from "./support/http.ts"
-import { messagesTo } from "./support/mailbox.ts"
+import { messagesTo } from "@platform/testkit"
 import { signInDirectly } from "./support/signIn.ts"
 
 const unique = (name: string) => `${name}-${randomHex(6)}@example.com`

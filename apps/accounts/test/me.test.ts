@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { accountsClient, AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { signInDirectly } from "./support/signIn.ts"
@@ -16,13 +16,14 @@ const call = (path: string, token: string, init: RequestInit = {}) =>
 const patch = (token: string, body: unknown) => call("/v1/me", token, { method: "PATCH", body: JSON.stringify(body) })
 
 layer(AccountsTest(), { excludeTestServices: true })("GET and PATCH /v1/me", (it) => {
+  // Through the typed client: the request and the answer are the contract's schemas.
   it.effect("GET /v1/me is the caller's own view", () =>
     Effect.gen(function*() {
       const carbon = yield* createCarbon({ displayName: "Grace" })
       const { accessToken } = yield* signInDirectly(carbon.uuid)
-      const me = yield* call("/v1/me", accessToken)
-      expect(me.status).toBe(200)
-      expect(me.body).toEqual({
+      const client = yield* accountsClient({ authorization: `Bearer ${accessToken}` })
+      const me = yield* client.me.get()
+      expect(me).toEqual({
         uuid: carbon.uuid,
         kind: "carbon",
         id: `c:${carbon.handle}`,
@@ -41,14 +42,14 @@ layer(AccountsTest(), { excludeTestServices: true })("GET and PATCH /v1/me", (it
     Effect.gen(function*() {
       const carbon = yield* createCarbon()
       const { accessToken } = yield* signInDirectly(carbon.uuid)
-      const changed = yield* patch(accessToken, { display_name: "  Ada L.  ", timezone: "europe/london", dob: "1990-12-10" })
-      expect(changed.status).toBe(200)
-      expect(changed.body).toMatchObject({ display_name: "Ada L.", timezone: "Europe/London", dob: "1990-12-10", version: 2 })
-      expect(Date.parse(changed.body.updated_at)).toBeGreaterThan(carbon.updated_at.getTime())
-      const same = yield* patch(accessToken, { display_name: "Ada L." })
-      expect(same.body.version).toBe(2)
-      const again = yield* patch(accessToken, { timezone: "Asia/Tokyo" })
-      expect(again.body).toMatchObject({ version: 3, display_name: "Ada L.", timezone: "Asia/Tokyo" })
+      const client = yield* accountsClient({ authorization: `Bearer ${accessToken}` })
+      const changed = yield* client.me.update({ payload: { display_name: "  Ada L.  ", timezone: "europe/london", dob: "1990-12-10" } })
+      expect(changed).toMatchObject({ display_name: "Ada L.", timezone: "Europe/London", dob: "1990-12-10", version: 2 })
+      expect(Date.parse(changed.updated_at)).toBeGreaterThan(carbon.updated_at.getTime())
+      const same = yield* client.me.update({ payload: { display_name: "Ada L." } })
+      expect(same.version).toBe(2)
+      const again = yield* client.me.update({ payload: { timezone: "Asia/Tokyo" } })
+      expect(again).toMatchObject({ version: 3, display_name: "Ada L.", timezone: "Asia/Tokyo" })
     }))
 
   it.effect("bad values are 422 field by field; unknown fields are refused", () =>

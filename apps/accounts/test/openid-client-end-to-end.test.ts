@@ -7,7 +7,7 @@ import { createFakeApp } from "../src/apps/FakeApps.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { Browser } from "./support/browser.ts"
 import { fetchAnswer } from "./support/http.ts"
-import { lastMessageTo } from "./support/mailbox.ts"
+import { lastMessageTo } from "@platform/testkit"
 
 const REDIRECT = "https://rp.example.test/callback"
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)

@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
-import { lastMessageTo } from "./support/mailbox.ts"
+import { lastMessageTo } from "@platform/testkit"
 import { signInDirectly } from "./support/signIn.ts"
 
 const call = (path: string, init: RequestInit = {}) =>

@@ -1,9 +1,9 @@
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { TestDatabase } from "@platform/database"
-import { InMemoryTransport, MessageDelivery } from "@platform/mail"
-import { freePort } from "@platform/testkit"
-import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { serviceUnderTest, testMailbox, typedClient } from "@platform/testkit"
+import { Context, Layer, Option } from "effect"
+import { AccountsApi } from "../../src/api.ts"
 import { AccountsConfigOf, type AccountsSettings, IDP_A_DEFAULT_ISSUER, IDP_B_DEFAULT_ISSUER } from "../../src/config.ts"
 import { AccountsStoresLive } from "../../src/layers.ts"
 import { accountsMigrations } from "../../src/migrations.ts"
@@ -39,21 +39,20 @@ export const accountsServerOn = <E>(
   database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
   overrides: Partial<AccountsSettings> = {}
 ) =>
-  Layer.unwrapEffect(
-    Effect.gen(function*() {
-      const port = yield* Effect.promise(freePort)
-      const settings = testSettings(port, overrides)
-      const server = AccountsServer.pipe(
-        // Queued mail and SMS are delivered to memory, where tests read the codes.
-        Layer.provideMerge(MessageDelivery.layer().pipe(Layer.provideMerge(InMemoryTransport.layer))),
-        // The stores, the database and the settings stay visible to the test, e.g. to sign with the server's keys.
-        Layer.provideMerge(Layer.fresh(AccountsStoresLive)),
-        Layer.provideMerge(database),
-        Layer.provideMerge(AccountsConfigOf(settings))
-      )
-      return Layer.merge(server, Layer.succeed(AccountsUnderTest, { url: settings.publicUrl, settings }))
-    })
-  ).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
+  serviceUnderTest((port) => {
+    const settings = testSettings(port, overrides)
+    return AccountsServer.pipe(
+      Layer.provideMerge(testMailbox),
+      // The stores, the database and the settings stay visible to the test, e.g. to sign with the server's keys.
+      Layer.provideMerge(Layer.fresh(AccountsStoresLive)),
+      Layer.provideMerge(database),
+      Layer.provideMerge(AccountsConfigOf(settings)),
+      Layer.merge(Layer.succeed(AccountsUnderTest, { url: settings.publicUrl, settings }))
+    )
+  })
+
+/** The accounts API as a typed client of the server under test, sending `headers` with every request. */
+export const accountsClient = (headers: Readonly<Record<string, string>> = {}) => typedClient(AccountsApi, { headers })
 
 /**
  * The accounts service on its own fresh database. A server under test keeps real time: use it with

@@ -2,7 +2,7 @@ import { Effect, Schedule } from "effect"
 import { AccountsUnderTest } from "./AccountsUnderTest.ts"
 import { createCarbon } from "./carbons.ts"
 import { fetchAnswer } from "./http.ts"
-import { lastMessageTo, messagesTo } from "./mailbox.ts"
+import { lastMessageTo, messagesTo } from "@platform/testkit"
 import { signInDirectly } from "./signIn.ts"
 
 /** Calls to the server under test as one signed-in account, from one client address (the server trusts X-Forwarded-For). */

@@ -8,7 +8,7 @@ import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsUnderTest } from "./AccountsUnderTest.ts"
 import { Browser } from "./browser.ts"
 import { fetchAnswer } from "./http.ts"
-import { lastMessageTo } from "./mailbox.ts"
+import { lastMessageTo } from "@platform/testkit"
 
 /** What the hosted-flow tests share: an app to sign in to, its authorize query, a browser and the codes it receives. */
 

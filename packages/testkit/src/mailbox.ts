@@ -1,5 +1,8 @@
-import { InMemoryTransport, type OutgoingMessage } from "@platform/mail"
-import { Effect, Schedule } from "effect"
+import { InMemoryTransport, MessageDelivery, type OutgoingMessage } from "@platform/mail"
+import { Effect, Layer, Schedule } from "effect"
+
+/** The test mailbox: queued mail and SMS delivered by the real worker to memory, where tests read them. */
+export const testMailbox = MessageDelivery.layer().pipe(Layer.provideMerge(InMemoryTransport.layer))
 
 /** The newest message delivered to `to`, waiting (briefly) for the delivery worker. */
 export const lastMessageTo = (to: string): Effect.Effect<OutgoingMessage, never, InMemoryTransport> =>
