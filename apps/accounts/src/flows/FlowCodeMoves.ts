@@ -24,7 +24,7 @@ import {
 } from "./errors.ts"
 import { BROWSER_SESSION_LIFETIME } from "./BrowserSessions.ts"
 import { type CookieToSet, domainAllowed, FlowCore, type FlowCookies, type Loaded } from "./FlowCore.ts"
-import type { ContactField, FlowState, SentCode } from "./FlowState.ts"
+import { type ContactField, type FlowState, type SentCode, Step, type StepOf } from "./FlowState.ts"
 import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
 
@@ -100,16 +100,15 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
           message: signinMessage(loaded.app.name)
         })
         return yield* core.commit(loaded, {
-          step: "verify_code",
-          state: { ...loaded.row.state, challenge: sentCode(channel, address, challenge), error: null }
+          ...loaded.row.state,
+          step: Step.verify_code({ challenge: sentCode(channel, address, challenge) })
         })
       })
 
     const resendCode = (id: string, cookies: FlowCookies, ip: string) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["verify_code"])
-        const sent = loaded.row.state.challenge!
+        const sent = (yield* core.expectStep(loaded, ["verify_code"])).challenge
         const challenge = yield* codes.resend({
           challengeId: sent.challenge_id,
           purpose: purposeOf(id),
@@ -117,29 +116,27 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
           message: signinMessage(loaded.app.name)
         })
         return yield* core.commit(loaded, {
-          step: "verify_code",
-          state: { ...loaded.row.state, challenge: sentCode(sent.channel, sent.destination, challenge) }
+          ...loaded.row.state,
+          step: Step.verify_code({ challenge: sentCode(sent.channel, sent.destination, challenge) })
         })
       })
 
     /** The account is proven: a browser session for it, then the pages or completion. */
-    const signedIn = (loaded: Loaded, state: FlowState, accountUuid: string, cookies: ReadonlyArray<CookieToSet> = []) =>
+    const signedIn = (loaded: Loaded, accountUuid: string, cookies: ReadonlyArray<CookieToSet> = []) =>
       Effect.gen(function*() {
         const session = yield* sessions.start(accountUuid, loaded.at)
-        const next = { ...state, account_uuid: accountUuid, auth_time: loaded.at.toISOString(), session_account_uuid: accountUuid }
-        return yield* core.commit(loaded, yield* core.advance(loaded, next), [...cookies, sessionCookie(session)])
+        const state: FlowState = { ...loaded.row.state, session_account_uuid: accountUuid }
+        const account = { uuid: accountUuid, auth_time: loaded.at.toISOString() }
+        return yield* core.commit(loaded, yield* core.advance(loaded, state, account), [...cookies, sessionCookie(session)])
       })
 
     const verifyCode = (id: string, cookies: FlowCookies, code: string) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["verify_code"])
-        const state = loaded.row.state
-        const sent = state.challenge!
+        const sent = (yield* core.expectStep(loaded, ["verify_code"])).challenge
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: purposeOf(id), code })
         const config = loaded.app.signin_config
         const account = yield* contacts.findByVerifiedContact(sent.channel, sent.destination).pipe(Effect.orDie)
-        const cleared = { ...state, challenge: null }
         if (Option.isSome(account)) {
           if (account.value.kind !== "carbon" || account.value.status !== "active") {
             return yield* new AccountUnavailable({ message: "The account using this address cannot sign in." })
@@ -150,7 +147,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
               return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
             }
           }
-          return yield* signedIn(loaded, cleared, account.value.uuid)
+          return yield* signedIn(loaded, account.value.uuid)
         }
         if (!config.allow_signup) {
           return yield* new SignupNotAllowed({ message: "No account uses this address, and this app does not take sign-ups." })
@@ -158,17 +155,17 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         if (!domainAllowed(config, sent.channel === "email" ? [sent.destination] : [])) {
           return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
         }
-        const entered = yield* signups.enter(id, cleared, sent.channel, sent.destination, loaded.at)
+        const entered = yield* signups.enter(id, loaded.row.state, sent.channel, sent.destination, loaded.at)
         return yield* core.commit(loaded, entered.next, entered.cookies)
       })
 
     const signup = (id: string, cookies: FlowCookies, input: SignupInput) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["signup"])
+        const started = (yield* core.expectStep(loaded, ["signup"])).signup
         const state = loaded.row.state
         const found = cookies.signup === undefined ? Option.none() : yield* signups.findByCookie(cookies.signup)
-        if (Option.isNone(found) || found.value.id !== state.signup?.id) {
+        if (Option.isNone(found) || found.value.id !== started.id) {
           return yield* new SignupNotBound({ message: "This sign-up belongs to another browser.", hint: "Verify the address again." })
         }
         if (found.value.completed_at !== null) {
@@ -207,31 +204,29 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         })).pipe(Effect.catchTag("SqlError", Effect.die))
         yield* signups.complete(found.value.id, carbon.uuid, loaded.at)
         const clear: CookieToSet = { name: SIGNUP_COOKIE, value: "", maxAge: Duration.zero }
-        return yield* signedIn(loaded, { ...state, signup: null }, carbon.uuid, [clear])
+        return yield* signedIn(loaded, carbon.uuid, [clear])
       })
 
     /** The field must be on the page shown now. */
-    const onPage = (loaded: Loaded, field: string) => {
-      const page = loaded.row.state.pages[loaded.row.state.page_index]!
-      return page.fields.some((entry) => entry.field === field)
+    const onPage = (step: StepOf<"details">, field: string) =>
+      step.page.fields.some((entry) => entry.field === field)
         ? Effect.void
         : Effect.fail(new DetailNotOnPage({ message: `${field} is not on this page.`, details: { field } }))
-    }
 
     const addDetail = (id: string, cookies: FlowCookies, ip: string, field: string, value: string) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["details"])
-        yield* onPage(loaded, field)
+        const step = yield* core.expectStep(loaded, ["details"])
+        yield* onPage(step, field)
         const state = loaded.row.state
-        const uuid = state.account_uuid!
+        const uuid = step.account.uuid
         if (field === "dob") {
           const dob = yield* Either.mapLeft(
             validateDob(value, loaded.at),
             (problem) => new ValidationFailed({ message: "The date of birth is not valid.", details: { fields: { value: problem } } })
           )
           yield* accounts.updateProfile(uuid, { dob })
-          return yield* core.commit(loaded, { step: "details", state })
+          return yield* core.commit(loaded, state)
         }
         if (field !== "email" && field !== "phone") {
           return yield* new FlowInvalidRequest({ message: "Only an email, a phone or a date of birth can be added here." })
@@ -239,7 +234,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         yield* enforceRateLimit(limiter, addsPerIp, ip)
         yield* enforceRateLimit(limiter, addsPerAccount, uuid)
         const contact = yield* contacts.addPendingContact(uuid, field, value).pipe(Effect.catchTag("AccountNotFound", Effect.die))
-        if (contact.verified_at !== null) return yield* core.commit(loaded, { step: "details", state })
+        if (contact.verified_at !== null) return yield* core.commit(loaded, state)
         const challenge = yield* codes.send({
           channel: verificationChannelOf(field),
           destination: contact.address,
@@ -248,21 +243,20 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
           message: signinMessage(loaded.app.name)
         })
         return yield* core.commit(loaded, {
-          step: "details",
-          state: { ...state, detail_challenge: { ...sentCode(field, contact.address, challenge), field } }
+          ...state,
+          step: Step.details({ ...step, detail_challenge: { ...sentCode(field, contact.address, challenge), field } })
         })
       })
 
     const verifyDetail = (id: string, cookies: FlowCookies, field: string, code: string) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["details"])
-        const state = loaded.row.state
-        const sent = state.detail_challenge
+        const step = yield* core.expectStep(loaded, ["details"])
+        const sent = step.detail_challenge
         if (sent === null || sent.field !== field) return yield* Effect.fail(noCodeSent())
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: detailPurposeOf(id), code })
-        yield* contacts.verifyPendingContact(state.account_uuid!, sent.field, sent.destination)
-        return yield* core.commit(loaded, { step: "details", state: { ...state, detail_challenge: null } })
+        yield* contacts.verifyPendingContact(step.account.uuid, sent.field, sent.destination)
+        return yield* core.commit(loaded, { ...loaded.row.state, step: Step.details({ ...step, detail_challenge: null }) })
       })
 
     return { requestCode, resendCode, verifyCode, signup, addDetail, verifyDetail, signedIn } as const

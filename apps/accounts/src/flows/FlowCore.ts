@@ -21,8 +21,19 @@ import {
   RequirementsMissing
 } from "./errors.ts"
 import { FlowChanged } from "./errors.ts"
-import { type FlowRow, FlowsRepo } from "./FlowsRepo.ts"
-import { type FlowState, type FlowStep, isFinished } from "./FlowState.ts"
+import type { FlowRow } from "./FlowRow.ts"
+import { FlowsRepo } from "./FlowsRepo.ts"
+import {
+  type DetailPage,
+  type FlowError,
+  type FlowState,
+  isFinished,
+  isOneOf,
+  type SignedInAccount,
+  Step,
+  type StepName,
+  type StepOf
+} from "./FlowState.ts"
 import type { FlowView } from "./FlowView.ts"
 import { Memberships } from "./Memberships.ts"
 import { withQuery } from "./redirectUri.ts"
@@ -55,12 +66,6 @@ export interface Loaded {
   readonly row: FlowRow
   readonly app: AppRow
   readonly at: Date
-}
-
-/** A move's result before it is saved. */
-export interface Next {
-  readonly step: FlowStep
-  readonly state: FlowState
 }
 
 /** The review page is on when the app links its terms or privacy policy: the person confirms them with what is shared. */
@@ -100,32 +105,35 @@ export class FlowCore extends Effect.Service<FlowCore>()("accounts/FlowCore", {
           })
         }
         const at = yield* now
-        if (at.getTime() >= row.expires_at.getTime() && !isFinished(row.step)) {
+        if (at.getTime() >= row.expires_at.getTime() && !isFinished(row.state.step)) {
           return yield* new FlowExpired({ message: "This sign-in flow has expired.", hint: "Start signing in again from the app." })
         }
         return { row, app: yield* appOf(row.app_id), at }
       })
 
-    /** The flow may make a move from one of these steps. */
-    const expectStep = (loaded: Loaded, steps: ReadonlyArray<FlowStep>) => {
-      const step = loaded.row.step
-      if (step === "complete") return Effect.fail(new FlowCompleted({ message: "This sign-in flow is complete." }))
-      if (step === "failed") return Effect.fail(new FlowFailed({ message: "This sign-in flow has failed." }))
-      return steps.includes(step)
-        ? Effect.void
-        : Effect.fail(new InvalidStep({ message: `This move is not possible at step ${step}.`, details: { step } }))
+    /** The flow may make a move from one of these steps: the step it is at. */
+    const expectStep = <Name extends StepName>(
+      loaded: Loaded,
+      steps: ReadonlyArray<Name>
+    ): Effect.Effect<StepOf<Name>, FlowCompleted | FlowFailed | InvalidStep> => {
+      const step = loaded.row.state.step
+      if (step._tag === "complete") return Effect.fail(new FlowCompleted({ message: "This sign-in flow is complete." }))
+      if (step._tag === "failed") return Effect.fail(new FlowFailed({ message: "This sign-in flow has failed." }))
+      return isOneOf(step, steps) ? Effect.succeed(step) : Effect.fail(
+        new InvalidStep({ message: `This move is not possible at step ${step._tag}.`, details: { step: step._tag } })
+      )
     }
 
     const view = (row: FlowRow, app: AppRow) => rendering.render(row, app)
 
     /** Saves the move and answers the flow as it now is. */
-    const commit = (loaded: Loaded, next: Next, cookies: ReadonlyArray<CookieToSet> = []) =>
+    const commit = (loaded: Loaded, next: FlowState, cookies: ReadonlyArray<CookieToSet> = []) =>
       Effect.gen(function*() {
-        const saved = yield* flows.save(loaded.row.id, loaded.row.version, next.step, next.state, loaded.at)
+        const saved = yield* flows.save(loaded.row.id, loaded.row.version, next, loaded.at)
         if (!saved) {
           return yield* new FlowChanged({ message: "The sign-in flow changed meanwhile (another tab?).", hint: "Reload it." })
         }
-        const row = { ...loaded.row, step: next.step, state: next.state, version: loaded.row.version + 1 }
+        const row = { ...loaded.row, state: next, version: loaded.row.version + 1 }
         return { flow: yield* view(row, loaded.app), cookies } satisfies Moved
       })
 
@@ -135,23 +143,21 @@ export class FlowCore extends Effect.Service<FlowCore>()("accounts/FlowCore", {
     ]
 
     /** Ends the flow with an error for the app (prompt=none refusals, access_denied). */
-    const endWith = (state: FlowState, step: "complete" | "failed", code: string, message: string): Next => ({
-      step,
-      state: {
-        ...state,
-        challenge: null,
-        detail_challenge: null,
-        error: { code, message },
-        redirect_to: withQuery(state.request.redirect_uri, [["error", code], ["error_description", message], ...issuerParameters(state)])
-      }
-    })
+    const endWith = (state: FlowState, step: "complete" | "failed", code: string, message: string): FlowState => {
+      const error = { code, message }
+      const redirect_to = withQuery(
+        state.request.redirect_uri,
+        [["error", code], ["error_description", message], ...issuerParameters(state)]
+      )
+      return { ...state, step: step === "complete" ? Step.complete({ redirect_to, error }) : Step.failed({ redirect_to, error }) }
+    }
 
     const valuesOf = (account: AccountRow): Effect.Effect<DetailValues> => rendering.valuesOf(account)
 
     /** Mints the code and records the membership: the flow is complete and redirect_to carries the code. */
-    const complete = (loaded: Loaded, state: FlowState, details: ReadonlyArray<DetailName>) =>
+    const complete = (loaded: Loaded, state: FlowState, signedIn: SignedInAccount, details: ReadonlyArray<DetailName>) =>
       Effect.gen(function*() {
-        const uuid = state.account_uuid!
+        const uuid = signedIn.uuid
         const account = Option.getOrThrow(yield* accounts.findByUuid(uuid))
         const values = yield* valuesOf(account)
         const missing = loaded.app.signin_config.required_fields.filter((field) => values[field] === null)
@@ -171,52 +177,48 @@ export class FlowCore extends Effect.Service<FlowCore>()("accounts/FlowCore", {
           codeChallengeMethod: request.code_challenge_method,
           scope: scopes.join(" "),
           nonce: request.nonce,
-          authTime: new Date(state.auth_time!),
+          authTime: new Date(signedIn.auth_time),
           now: loaded.at
         })
         yield* memberships.signedIn(loaded.app.app_id, uuid, scopes.filter((s) => s !== "openid" && s !== "offline_access"), loaded.at)
-        return {
-          step: "complete",
-          state: {
-            ...state,
-            challenge: null,
-            detail_challenge: null,
-            error: null,
-            redirect_to: withQuery(request.redirect_uri, [["code", code], ...issuerParameters(state)])
-          }
-        } satisfies Next
+        const redirect_to = withQuery(request.redirect_uri, [["code", code], ...issuerParameters(state)])
+        return { ...state, step: Step.complete({ redirect_to, error: null }) } satisfies FlowState
       })
 
     /** The details the flow shares: every required field of its pages and the optional ones the person chose to share. */
-    const detailsFromPages = (state: FlowState): ReadonlyArray<DetailName> =>
-      state.pages.flatMap((page) =>
-        page.fields.filter(({ field, mode }) => mode === "required" || state.shared.includes(field)).map(({ field }) => field)
+    const detailsFromPages = (pages: ReadonlyArray<DetailPage>, shared: ReadonlyArray<DetailName>): ReadonlyArray<DetailName> =>
+      pages.flatMap((page) =>
+        page.fields.filter(({ field, mode }) => mode === "required" || shared.includes(field)).map(({ field }) => field)
       )
 
     /**
      * The account is known (it authenticated, signed up or continued): on to
-     * the details pages when something is to be shown, else complete.
+     * the details pages when something is to be shown, else complete. `error` is what a refused
+     * provider round trip left at choose_method (see FlowState).
      */
-    const advance = (loaded: Loaded, state: FlowState) =>
+    const advance = (loaded: Loaded, state: FlowState, signedIn: SignedInAccount, error: FlowError | null = null) =>
       Effect.gen(function*() {
-        const account = Option.getOrThrow(yield* accounts.findByUuid(state.account_uuid!))
+        const account = Option.getOrThrow(yield* accounts.findByUuid(signedIn.uuid))
         const membership = yield* memberships.find(loaded.app.app_id, account.uuid)
         const values = yield* valuesOf(account)
         const pages = detailPages(loaded.app.signin_config, state.request, membership, values)
         const granted = grantedDetails(membership)
-        if (pages.length === 0) return yield* complete(loaded, state, granted)
+        const [first, ...rest] = pages
+        if (first === undefined) return yield* complete(loaded, state, signedIn, granted)
         const optional = pages.flatMap((page) => page.fields).filter((field) => field.mode === "optional")
         return {
-          step: "details",
-          state: {
-            ...state,
-            challenge: null,
-            pages,
-            page_index: 0,
+          ...state,
+          step: Step.details({
+            account: signedIn,
+            previous_pages: [],
+            page: first,
+            next_pages: rest,
             shared: optional.map(({ field }) => field).filter((field) => granted.includes(field)),
-            review: reviewOn(loaded.app.signin_config)
-          }
-        } satisfies Next
+            detail_challenge: null,
+            review: reviewOn(loaded.app.signin_config),
+            error
+          })
+        } satisfies FlowState
       })
 
     return { load, expectStep, commit, view, endWith, complete, advance, detailsFromPages, valuesOf, appOf } as const

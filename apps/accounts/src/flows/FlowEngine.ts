@@ -1,5 +1,5 @@
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { Duration, Effect, Option } from "effect"
+import { Array, Duration, Effect, Option } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
@@ -38,12 +38,11 @@ import {
   FlowCore,
   type FlowCookies,
   type Loaded,
-  type Moved,
-  type Next
+  type Moved
 } from "./FlowCore.ts"
-import type { FlowRow } from "./FlowsRepo.ts"
+import type { FlowRow } from "./FlowRow.ts"
 import { FlowsRepo } from "./FlowsRepo.ts"
-import type { FlowState } from "./FlowState.ts"
+import { type FlowState, Step } from "./FlowState.ts"
 import { Memberships } from "./Memberships.ts"
 
 export type CreateRefusal =
@@ -124,8 +123,8 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         if (pages.length > 0) {
           return core.endWith(state, "failed", "consent_required", "The person must agree to share details with the app.")
         }
-        const signedIn = { ...state, account_uuid: account.value.uuid, auth_time: session.value.created_at.toISOString() }
-        return yield* core.complete(loaded, signedIn, grantedDetails(membership))
+        const signedIn = { uuid: account.value.uuid, auth_time: session.value.created_at.toISOString() }
+        return yield* core.complete(loaded, state, signedIn, grantedDetails(membership))
       })
 
     const create = (body: Readonly<Record<string, unknown>>, cookies: FlowCookies) =>
@@ -144,24 +143,13 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
           request: checked.request,
           timezone: timezone === undefined ? null : Option.getOrNull(Option.getRight(validateTimezone(timezone))),
           session_account_uuid: isLiveCarbon(sessionAccount) ? sessionAccount.value.uuid : null,
-          account_uuid: null,
-          auth_time: null,
-          challenge: null,
-          signup: null,
-          pages: [],
-          page_index: 0,
-          shared: [],
-          detail_challenge: null,
-          review: false,
-          redirect_to: null,
-          error: null
+          step: Step.choose_method({ error: null })
         }
         const cookie = randomToken(FLOW_COOKIE_PREFIX)
         const row: FlowRow = {
           id: randomToken("flw_", 16),
           cookie_hash: sha256Hex(cookie),
           app_id: checked.request.app_id,
-          step: "choose_method",
           state,
           version: 1,
           created_at: at,
@@ -181,7 +169,7 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
     const continueAs = (id: string, cookies: FlowCookies) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["choose_method"])
+        const step = yield* core.expectStep(loaded, ["choose_method"])
         const state = loaded.row.state
         const session = yield* sessions.live(cookies.session, loaded.at)
         if (Option.isNone(session) || state.session_account_uuid === null) {
@@ -207,44 +195,34 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         if (!domainAllowed(config, yield* verifiedEmails(account.value.uuid))) {
           return yield* new EmailDomainNotAllowed({ message: "This app takes only accounts with an email of its domains." })
         }
-        const signedIn = { ...state, account_uuid: account.value.uuid, auth_time: session.value.created_at.toISOString() }
-        return yield* core.commit(loaded, yield* core.advance(loaded, signedIn))
+        const signedIn = { uuid: account.value.uuid, auth_time: session.value.created_at.toISOString() }
+        return yield* core.commit(loaded, yield* core.advance(loaded, state, signedIn, step.error))
       })
 
     /** Not you: forget the browser's account in this flow and go back to the choice of methods. */
     const switchAccount = (id: string, cookies: FlowCookies) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["choose_method", "verify_code", "details", "review"])
+        const step = yield* core.expectStep(loaded, ["choose_method", "verify_code", "details", "review"])
         return yield* core.commit(loaded, {
-          step: "choose_method",
-          state: {
-            ...loaded.row.state,
-            session_account_uuid: null,
-            account_uuid: null,
-            auth_time: null,
-            challenge: null,
-            pages: [],
-            page_index: 0,
-            shared: [],
-            detail_challenge: null,
-            review: false
-          }
+          ...loaded.row.state,
+          session_account_uuid: null,
+          step: Step.choose_method({ error: step._tag === "verify_code" ? null : step.error })
         })
       })
 
     const continueDetails = (id: string, cookies: FlowCookies, shared: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["details"])
+        const step = yield* core.expectStep(loaded, ["details"])
         const state = loaded.row.state
-        const page = state.pages[state.page_index]!
+        const page = step.page
         const onPage: ReadonlyArray<string> = page.fields.map(({ field }) => field)
         const stray = shared.find((field) => !onPage.includes(field))
         if (stray !== undefined) {
           return yield* new DetailNotOnPage({ message: `${stray} is not on this page.`, details: { field: stray } })
         }
-        const account = Option.getOrThrow(yield* accounts.findByUuid(state.account_uuid!))
+        const account = Option.getOrThrow(yield* accounts.findByUuid(step.account.uuid))
         const values = yield* core.valuesOf(account)
         const missing = page.fields.filter(({ field, mode }) => mode === "required" && values[field] === null).map((f) => f.field)
         if (missing.length > 0) {
@@ -253,45 +231,82 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         const ticked = page.fields
           .filter(({ field, mode }) => mode === "optional" && shared.includes(field))
           .map(({ field }) => field)
-        const next: FlowState = {
-          ...state,
-          detail_challenge: null,
-          shared: [...state.shared.filter((field) => !onPage.includes(field)), ...ticked]
+        const nowShared = [...step.shared.filter((field) => !onPage.includes(field)), ...ticked]
+        const [following, ...after] = step.next_pages
+        if (following !== undefined) {
+          return yield* core.commit(loaded, {
+            ...state,
+            step: Step.details({
+              ...step,
+              previous_pages: [...step.previous_pages, page],
+              page: following,
+              next_pages: after,
+              shared: nowShared,
+              detail_challenge: null
+            })
+          })
         }
-        if (state.page_index + 1 < state.pages.length) {
-          return yield* core.commit(loaded, { step: "details", state: { ...next, page_index: state.page_index + 1 } })
+        const pages = Array.append(step.previous_pages, page)
+        if (step.review) {
+          const review = Step.review({ account: step.account, pages, shared: nowShared, error: step.error })
+          return yield* core.commit(loaded, { ...state, step: review })
         }
-        if (state.review) return yield* core.commit(loaded, { step: "review", state: next })
-        return yield* core.commit(loaded, yield* core.complete(loaded, next, core.detailsFromPages(next)))
+        return yield* core.commit(loaded, yield* core.complete(loaded, state, step.account, core.detailsFromPages(pages, nowShared)))
       })
 
     const back = (id: string, cookies: FlowCookies) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["details", "review"])
+        const step = yield* core.expectStep(loaded, ["details", "review"])
         const state = loaded.row.state
-        if (loaded.row.step === "review") return yield* core.commit(loaded, { step: "details", state })
-        if (state.page_index === 0) return yield* new NoPreviousPage({ message: "This is the first page." })
-        return yield* core.commit(loaded, {
-          step: "details",
-          state: { ...state, page_index: state.page_index - 1, detail_challenge: null }
+        if (step._tag === "review") {
+          // Back to the last details page, the one review followed.
+          return yield* core.commit(loaded, {
+            ...state,
+            step: Step.details({
+              account: step.account,
+              previous_pages: Array.initNonEmpty(step.pages),
+              page: Array.lastNonEmpty(step.pages),
+              next_pages: [],
+              shared: step.shared,
+              detail_challenge: null,
+              review: true,
+              error: step.error
+            })
+          })
+        }
+        return yield* Array.matchRight(step.previous_pages, {
+          onEmpty: () => Effect.fail(new NoPreviousPage({ message: "This is the first page." })),
+          onNonEmpty: (before, previous) =>
+            core.commit(loaded, {
+              ...state,
+              step: Step.details({
+                ...step,
+                previous_pages: before,
+                page: previous,
+                next_pages: [step.page, ...step.next_pages],
+                detail_challenge: null
+              })
+            })
         })
       })
 
     const review = (id: string, cookies: FlowCookies) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        yield* core.expectStep(loaded, ["review"])
-        const state = loaded.row.state
-        return yield* core.commit(loaded, yield* core.complete(loaded, state, core.detailsFromPages(state)))
+        const step = yield* core.expectStep(loaded, ["review"])
+        const details = core.detailsFromPages(step.pages, step.shared)
+        return yield* core.commit(loaded, yield* core.complete(loaded, loaded.row.state, step.account, details))
       })
 
     const cancel = (id: string, cookies: FlowCookies) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
         yield* core.expectStep(loaded, ["choose_method", "verify_code", "signup", "details", "review"])
-        const next: Next = core.endWith(loaded.row.state, "complete", "access_denied", "The person cancelled signing in.")
-        return yield* core.commit(loaded, next)
+        return yield* core.commit(
+          loaded,
+          core.endWith(loaded.row.state, "complete", "access_denied", "The person cancelled signing in.")
+        )
       })
 
     return { create, continueAs, switchAccount, continueDetails, back, review, cancel } as const

@@ -9,14 +9,15 @@ import type { ProviderIdentity, ProviderName } from "../providers/ProviderAnswer
 import { providerCallbackUrl, ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import { RoundTrips } from "../providers/RoundTrips.ts"
 import { MethodNotEnabledForMove, ProviderUnavailable } from "./errors.ts"
-import { domainAllowed, FlowCore, type FlowCookies, type Loaded, type Moved, type Next } from "./FlowCore.ts"
+import { domainAllowed, FlowCore, type FlowCookies, type Loaded, type Moved } from "./FlowCore.ts"
 import { FlowCodeMoves } from "./FlowCodeMoves.ts"
+import { type FlowState, Step } from "./FlowState.ts"
 import { SignupSessions } from "./SignupSessions.ts"
 
 /** The flow stays at choose_method and shows why the round trip did not sign anyone in. */
-const refused = (loaded: Loaded, code: string, message: string): Next => ({
-  step: "choose_method",
-  state: { ...loaded.row.state, error: { code, message } }
+const refused = (loaded: Loaded, code: string, message: string): FlowState => ({
+  ...loaded.row.state,
+  step: Step.choose_method({ error: { code, message } })
 })
 
 /**
@@ -73,10 +74,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
           // A round trip lives as long as its flow.
           expiresAt: loaded.row.expires_at
         })
-        const moved = yield* core.commit(loaded, {
-          step: "choose_method",
-          state: { ...loaded.row.state, challenge: null, error: null }
-        })
+        const moved = yield* core.commit(loaded, { ...loaded.row.state, step: Step.choose_method({ error: null }) })
         return { ...moved, authorization_url: authorizationUrl }
       })
 
@@ -94,7 +92,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
             refused(loaded, "email_domain_not_allowed", "This app takes only accounts with an email of its domains.")
           )
         }
-        return yield* codeMoves.signedIn(loaded, { ...loaded.row.state, error: null }, accountUuid)
+        return yield* codeMoves.signedIn(loaded, accountUuid)
       })
 
     /** An identity no account holds: a sign-up with the verified email, unless the email is some account's already. */
@@ -119,7 +117,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
         }
         const entered = yield* signups.enter(
           loaded.row.id,
-          { ...loaded.row.state, challenge: null, error: null },
+          loaded.row.state,
           "email",
           identity.email,
           loaded.at,
@@ -145,7 +143,7 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
     const get = (id: string, cookies: FlowCookies) =>
       Effect.gen(function*() {
         const loaded = yield* core.load(id, cookies)
-        if (loaded.row.step === "choose_method" && (yield* trips.waiting(id))) return yield* claim(loaded)
+        if (loaded.row.state.step._tag === "choose_method" && (yield* trips.waiting(id))) return yield* claim(loaded)
         return { flow: yield* core.view(loaded.row, loaded.app), cookies: [] } satisfies Moved
       })
 

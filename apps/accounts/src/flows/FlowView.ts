@@ -3,7 +3,10 @@ import { AccountSummary } from "../accounts/AccountSummary.ts"
 import { Branding, Copy } from "../apps/signinConfig/SigninConfig.ts"
 import { DetailName, Method } from "../apps/signinConfig/fields.ts"
 import { Prompt } from "./AuthorizeRequest.ts"
-import { ContactField, FlowError, FlowStep } from "./FlowState.ts"
+import { ContactField, FlowError } from "./FlowState.ts"
+
+/** The steps' names (the tags of FlowState's step). */
+const Step = Schema.Literal("choose_method", "verify_code", "signup", "details", "review", "complete", "failed")
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
 
@@ -27,7 +30,7 @@ export const DetailField = Schema.Struct({
 /** The hosted flow as the account site sees it (spec 1, Hosted flow view), field for field. */
 export const FlowView = Schema.Struct({
   id: Schema.String,
-  step: FlowStep,
+  step: Step,
   expires_at: Timestamp,
   app: Schema.Struct({
     app_id: Schema.String,

@@ -1,24 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { FlowState, FlowStep } from "./FlowState.ts"
+import { FlowRow } from "./FlowRow.ts"
+import { FlowState } from "./FlowState.ts"
 import { rowsDecoder } from "@platform/database"
 
-export const FlowRow = Schema.Struct({
-  id: Schema.String,
-  cookie_hash: Schema.String,
-  app_id: Schema.String,
-  step: FlowStep,
-  state: FlowState,
-  version: Schema.Number,
-  created_at: Schema.DateFromSelf,
-  expires_at: Schema.DateFromSelf
-})
-export type FlowRow = typeof FlowRow.Type
+export type { FlowRow } from "./FlowRow.ts"
 
 const decodeRows = rowsDecoder(FlowRow)
 const encodeState = (state: FlowState) => JSON.stringify(Schema.encodeSync(FlowState)(state))
 
-/** Hosted flows; each move is a compare-and-set on `version`. */
+/** Hosted flows; each move is a compare-and-set on `version`. The `step` column repeats the state's step for SQL readers. */
 export class FlowsRepo extends Effect.Service<FlowsRepo>()("accounts/FlowsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -26,7 +17,7 @@ export class FlowsRepo extends Effect.Service<FlowsRepo>()("accounts/FlowsRepo",
     const insert = (row: Omit<FlowRow, "version">): Effect.Effect<void> =>
       sql`
         INSERT INTO flows (id, cookie_hash, app_id, step, state, version, created_at, expires_at, updated_at)
-        VALUES (${row.id}, ${row.cookie_hash}, ${row.app_id}, ${row.step}, ${encodeState(row.state)}::jsonb, 1,
+        VALUES (${row.id}, ${row.cookie_hash}, ${row.app_id}, ${row.state.step._tag}, ${encodeState(row.state)}::jsonb, 1,
                 ${row.created_at}, ${row.expires_at}, ${row.created_at})
       `.pipe(Effect.orDie, Effect.asVoid)
 
@@ -36,9 +27,9 @@ export class FlowsRepo extends Effect.Service<FlowsRepo>()("accounts/FlowsRepo",
       `.pipe(Effect.orDie, Effect.flatMap(decodeRows), Effect.map((rows) => Option.fromNullable(rows[0])))
 
     /** Saves a move made from `version`; false when another move got there first. */
-    const save = (id: string, version: number, step: FlowStep, state: FlowState, at: Date): Effect.Effect<boolean> =>
+    const save = (id: string, version: number, state: FlowState, at: Date): Effect.Effect<boolean> =>
       sql`
-        UPDATE flows SET step = ${step}, state = ${encodeState(state)}::jsonb, version = version + 1, updated_at = ${at}
+        UPDATE flows SET step = ${state.step._tag}, state = ${encodeState(state)}::jsonb, version = version + 1, updated_at = ${at}
         WHERE id = ${id} AND version = ${version}
         RETURNING id
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))

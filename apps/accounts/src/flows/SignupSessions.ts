@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Duration, Effect, Option, Schema } from "effect"
-import type { CookieToSet, Next } from "./FlowCore.ts"
-import type { ContactField, FlowState } from "./FlowState.ts"
+import type { CookieToSet } from "./FlowCore.ts"
+import { type ContactField, type FlowState, Step } from "./FlowState.ts"
 import { rowsDecoder } from "@platform/database"
 import { ProviderName } from "../providers/ProviderAnswer.ts"
 
@@ -67,9 +67,8 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
     ) =>
       Effect.map(start(flowId, channel, destination, at, provider), (signup) => ({
         next: {
-          step: "signup",
-          state: {
-            ...state,
+          ...state,
+          step: Step.signup({
             signup: {
               id: signup.id,
               channel,
@@ -79,8 +78,8 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
               provider_pfp_url: provider?.pfpUrl ?? null,
               display_name: provider?.displayName ?? null
             }
-          }
-        } satisfies Next,
+          })
+        } satisfies FlowState,
         cookies: [{ name: SIGNUP_COOKIE, value: signup.cookie, maxAge: SIGNUP_LIFETIME }] satisfies ReadonlyArray<CookieToSet>
       }))
 

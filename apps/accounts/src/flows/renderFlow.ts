@@ -11,8 +11,8 @@ import { enabledMethods } from "../apps/signinConfig/publicSigninView.ts"
 import { methodOffered } from "../providers/methodOffered.ts"
 import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import { type DetailValues, grantedDetails } from "./detailPages.ts"
-import type { FlowRow } from "./FlowsRepo.ts"
-import type { SentCode } from "./FlowState.ts"
+import type { FlowRow } from "./FlowRow.ts"
+import { type SentCode, type SignupStarted, Step, type StepOf } from "./FlowState.ts"
 import type { FlowView } from "./FlowView.ts"
 import { Memberships } from "./Memberships.ts"
 
@@ -55,14 +55,15 @@ export const makeFlowRendering = Effect.gen(function*() {
   const render = (row: FlowRow, app: AppRow): Effect.Effect<FlowView> =>
     Effect.gen(function*() {
       const state = row.state
-      const shownUuid = state.account_uuid ?? state.session_account_uuid
+      const step = state.step
+      const signedIn = step._tag === "details" || step._tag === "review" ? step : undefined
+      const shownUuid = signedIn?.account.uuid ?? state.session_account_uuid
       const account = shownUuid === null ? Option.none() : yield* accounts.findByUuid(shownUuid)
-      const needsValues = row.step === "details" || row.step === "review"
-      const values = needsValues && Option.isSome(account) ? yield* valuesOf(account.value) : undefined
-      const granted = needsValues && Option.isSome(account)
+      const values = signedIn !== undefined && Option.isSome(account) ? yield* valuesOf(account.value) : undefined
+      const granted = signedIn !== undefined && Option.isSome(account)
         ? grantedDetails(yield* memberships.find(app.app_id, account.value.uuid))
         : []
-      const page = row.step === "details" ? state.pages[state.page_index] : undefined
+      const shared = signedIn?.shared ?? []
       const fieldView = (field: DetailName, mode: "required" | "optional") => {
         const value = values?.[field] ?? null
         return {
@@ -71,14 +72,63 @@ export const makeFlowRendering = Effect.gen(function*() {
           label: LABELS[field],
           value: masked(field, value),
           missing: value === null,
-          shared: mode === "required" || state.shared.includes(field),
+          shared: mode === "required" || shared.includes(field),
           previously_granted: granted.includes(field)
         }
       }
-      const last = state.page_index === state.pages.length - 1
+      const detailsView = (details: StepOf<"details">) => {
+        const { page } = details
+        const last = details.next_pages.length === 0
+        return {
+          index: details.previous_pages.length,
+          count: details.previous_pages.length + 1 + details.next_pages.length,
+          id: page.id,
+          title: page.id === "required" ? `${app.name} needs these details` : `Share more with ${app.name}?`,
+          subtitle: page.id === "required"
+            ? "They are shared each time you sign in."
+            : "Tick what you want to share; you can change it the next time.",
+          continue_label: last && !details.review ? "Continue to " + app.name : "Continue",
+          layout: "list" as const,
+          fields: page.fields.map(({ field, mode }) => fieldView(field, mode)),
+          challenge: details.detail_challenge === null
+            ? null
+            : { ...challengeView(details.detail_challenge), field: details.detail_challenge.field },
+          review_next: last && details.review
+        }
+      }
+      const reviewView = (review: StepOf<"review">) => ({
+        fields: review.pages.flatMap((p) => p.fields).map(({ field, mode }) => {
+          const { label, shared, value } = fieldView(field, mode)
+          return { field, mode, label, value, shared }
+        })
+      })
+      const signupView = (signup: SignupStarted) => ({
+        display_name: signup.display_name,
+        id: null,
+        timezone: state.timezone ?? "UTC",
+        dob: null,
+        pfp_url: null,
+        email: signup.channel === "email" ? maskEmail(signup.destination) : null,
+        phone: signup.channel === "phone" ? maskPhone(signup.destination) : null,
+        provider: signup.provider,
+        provider_pfp_url: signup.provider_pfp_url,
+        finishing_import: false,
+        imported_by: null,
+        expires_at: signup.expires_at
+      })
+      const none = { challenge: null, signup: null, details: null, review: null, redirect_to: null, error: null }
+      const shown = Step.$match(step, {
+        choose_method: ({ error }) => ({ ...none, error }),
+        verify_code: ({ challenge }) => ({ ...none, challenge: challengeView(challenge) }),
+        signup: ({ signup }) => ({ ...none, signup: signupView(signup) }),
+        details: (details) => ({ ...none, details: detailsView(details), error: details.error }),
+        review: (review) => ({ ...none, review: reviewView(review), error: review.error }),
+        complete: ({ error, redirect_to }) => ({ ...none, redirect_to, error }),
+        failed: ({ error, redirect_to }) => ({ ...none, redirect_to, error })
+      })
       return {
         id: row.id,
-        step: row.step,
+        step: step._tag,
         expires_at: row.expires_at.toISOString(),
         app: {
           app_id: app.app_id,
@@ -92,49 +142,12 @@ export const makeFlowRendering = Effect.gen(function*() {
         },
         methods: enabledMethods(app.signin_config).filter(methodOffered(registry, app)),
         signed_in_as: Option.getOrNull(Option.map(account, accountSummary)),
-        challenge: row.step === "verify_code" && state.challenge !== null ? challengeView(state.challenge) : null,
-        signup: row.step === "signup" && state.signup !== null
-          ? {
-            display_name: state.signup.display_name,
-            id: null,
-            timezone: state.timezone ?? "UTC",
-            dob: null,
-            pfp_url: null,
-            email: state.signup.channel === "email" ? maskEmail(state.signup.destination) : null,
-            phone: state.signup.channel === "phone" ? maskPhone(state.signup.destination) : null,
-            provider: state.signup.provider,
-            provider_pfp_url: state.signup.provider_pfp_url,
-            finishing_import: false,
-            imported_by: null,
-            expires_at: state.signup.expires_at
-          }
-          : null,
-        details: page === undefined ? null : {
-          index: state.page_index,
-          count: state.pages.length,
-          id: page.id,
-          title: page.id === "required" ? `${app.name} needs these details` : `Share more with ${app.name}?`,
-          subtitle: page.id === "required"
-            ? "They are shared each time you sign in."
-            : "Tick what you want to share; you can change it the next time.",
-          continue_label: last && !state.review ? "Continue to " + app.name : "Continue",
-          layout: "list" as const,
-          fields: page.fields.map(({ field, mode }) => fieldView(field, mode)),
-          challenge: state.detail_challenge === null
-            ? null
-            : { ...challengeView(state.detail_challenge), field: state.detail_challenge.field },
-          review_next: last && state.review
-        },
-        review: row.step === "review"
-          ? {
-            fields: state.pages.flatMap((p) => p.fields).map(({ field, mode }) => {
-              const { label, shared, value } = fieldView(field, mode)
-              return { field, mode, label, value, shared }
-            })
-          }
-          : null,
-        redirect_to: state.redirect_to,
-        error: state.error,
+        challenge: shown.challenge,
+        signup: shown.signup,
+        details: shown.details,
+        review: shown.review,
+        redirect_to: shown.redirect_to,
+        error: shown.error,
         prompt: state.request.prompt.length === 0 ? null : state.request.prompt.join(" "),
         intent: state.request.intent,
         method_hint: state.request.method
