@@ -1,6 +1,6 @@
+import { checkP256PrivateKey } from "@platform/crypto"
 import { originConfig, ServiceConfig, type ServiceSettings } from "@platform/service"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
-import { checkP256PrivateKey } from "./apps/signinConfig/idpSecrets.ts"
 
 /** The deployment's own client at an identity provider (managed mode). */
 export interface ProviderClientSettings {

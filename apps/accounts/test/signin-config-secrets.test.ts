@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
+import { checkP256PrivateKey } from "@platform/crypto"
 import { generateKeyPairSync } from "node:crypto"
 import { Either, Schema } from "effect"
 import {
   applyPatch,
-  checkP256PrivateKey,
   defaultSigninConfig,
   publicSigninView,
   SigninConfig,

@@ -10,3 +10,4 @@ export { decryptSecret, encryptSecret, isEncryptedSecret, openSecret, sealSecret
 export { randomDigits, randomHex, randomToken } from "./random.ts"
 export { hashSecret, SCRYPT_PARAMS, verifyAgainstDummy, verifySecret } from "./secret-hash.ts"
 export { makeSecretsAtRest, type SecretsAtRest } from "./secrets-at-rest.ts"
+export { checkP256PrivateKey } from "./p256-private-key.ts"

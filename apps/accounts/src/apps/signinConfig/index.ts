@@ -3,7 +3,7 @@ export { contrastRatio, MIN_TEXT_CONTRAST, relativeLuminance } from "./contrast.
 export { defaultSigninConfig } from "./defaults.ts"
 export { type FieldProblem, toValidationFailed } from "./FieldProblem.ts"
 export { allMethods, DetailName, HexColor, IdpAPrompt, IdpMode, Method, Theme } from "./fields.ts"
-export { checkP256PrivateKey, ClientSecret, IdpPrivateKey } from "./idpSecrets.ts"
+export { ClientSecret, IdpPrivateKey } from "./idpSecrets.ts"
 export { MAX_LOGO_BYTES, validateLogoUrl } from "./logoUrl.ts"
 export { defaultDarkPalette, defaultLightPalette, Palette } from "./palette.ts"
 export { enabledMethods, PublicSigninView, publicSigninView } from "./publicSigninView.ts"
