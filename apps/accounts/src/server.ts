@@ -43,7 +43,6 @@ import { AccountsConfig } from "./config.ts"
 import { discoveryDocuments, OPENID_CONFIGURATION_PATH } from "./discovery/DiscoveryDocuments.ts"
 import { DiscoveryLive } from "./discovery/Http.ts"
 import { ReportsLive } from "./reports/Http.ts"
-import { ReportsRepo } from "./reports/ReportsRepo.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
 import { Custody } from "./silicons/Custody.ts"
@@ -99,7 +98,6 @@ export const AccountsHandlers = Layer.mergeAll(
   Layer.provide(Layer.mergeAll(AssertionVerifier.Default, SiliconKeys.Default, IdentityTokens.Default)),
   Layer.provide(Layer.mergeAll(Custody.Default, SiliconManagement.Default, StkLogin.Default, CustodianRequestsRepo.Default, SiliconsRepo.Default)),
   Layer.provide(DeviceCodesRepo.Default),
-  Layer.provide(ReportsRepo.Default),
   Layer.provide(Layer.mergeAll(AccountsRepo.Default, IdsRepo.Default, ContactsRepo.Default)),
   Layer.provide(AccessTokens.Default),
   Layer.provide(SigninsRepo.Default)

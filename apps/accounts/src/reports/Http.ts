@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress } from "@platform/http"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { ReportsRepo } from "./ReportsRepo.ts"
@@ -23,9 +23,7 @@ export const ReportsLive = HttpApiBuilder.group(AccountsApi, "reports", (handler
       Effect.gen(function*() {
         const address = yield* clientAddress(config.trustProxy)
         yield* enforceRateLimit(limiter, reportsPerIp, address)
-        const saved = yield* Effect.orDie(
-          reports.insert({ message: payload.message, prUrl: payload.pr_url, accountUuid: undefined })
-        )
+        const saved = yield* reports.insert({ message: payload.message, prUrl: payload.pr_url, accountUuid: undefined })
         return { report_id: saved.id, status: "received" as const, received_at: saved.receivedAt.toISOString() }
       }))
-  }))
+  })).pipe(Layer.provide(ReportsRepo.Default))

@@ -9,7 +9,7 @@ export interface NewReport {
   readonly accountUuid: string | undefined
 }
 
-/** Where problem reports are kept. */
+/** Where problem reports are kept. A database failure is a defect (docs/architecture.md, "Database failures"). */
 export class ReportsRepo extends Effect.Service<ReportsRepo>()("accounts/ReportsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -22,7 +22,7 @@ export class ReportsRepo extends Effect.Service<ReportsRepo>()("accounts/Reports
           values (${id}, ${report.message}, ${report.prUrl ?? null}, ${report.accountUuid ?? null}, ${receivedAt})
         `
         return { id, receivedAt }
-      }).pipe(Effect.withSpan("ReportsRepo.insert"))
+      }).pipe(Effect.orDie, Effect.withSpan("ReportsRepo.insert"))
     return { insert } as const
   })
 }) {}
