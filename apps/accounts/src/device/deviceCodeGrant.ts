@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { type OAuthError, oauthError, required } from "@platform/oauth"
 import { Effect, Either } from "effect"
-import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
+import { FIRST_PARTY_CLIENT_ID } from "../oauth/AccessTokens.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import type { TokenResponse } from "../oauth/TokenResponse.ts"
 import { DeviceCodesRepo, type PollOutcome } from "./DeviceCodesRepo.ts"
