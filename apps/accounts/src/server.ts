@@ -18,9 +18,11 @@ import { EmailsLive, PhonesLive } from "./contacts/Http.ts"
 import { DeviceApprovalLive } from "./device/ApprovalHttp.ts"
 import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceAuthorizationLive } from "./device/Http.ts"
+import { DeviceCodeGrantLive } from "./device/deviceCodeGrant.ts"
 import { MeViews } from "./me/AccountMe.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
+import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
 import { AuthorizeLive } from "./authorize/AuthorizeHttp.ts"
 import { FlowsLive } from "./flows/Http.ts"
 import { FlowCodeMoves } from "./flows/FlowCodeMoves.ts"
@@ -50,6 +52,7 @@ import { Custody } from "./silicons/Custody.ts"
 import { CustodianRequestsRepo } from "./silicons/CustodianRequestsRepo.ts"
 import { SiliconsLive } from "./silicons/Http.ts"
 import { AssertionVerifier } from "./silicons/assertions/AssertionVerifier.ts"
+import { JwtBearerGrantLive } from "./silicons/assertions/jwtBearerGrant.ts"
 import { SiliconIdentityLive } from "./silicons/identity/Http.ts"
 import { IdentityTokens } from "./silicons/identity/IdentityTokens.ts"
 import { SiliconKeysLive } from "./silicons/keys/Http.ts"
@@ -59,6 +62,9 @@ import { SiliconManagement } from "./silicons/SiliconManagement.ts"
 import { SiliconsRepo } from "./silicons/SiliconsRepo.ts"
 import { StkLogin } from "./silicons/StkLogin.ts"
 import { accountsVersioning } from "./versions.ts"
+
+/** The token endpoint's grants: oauth's own, with the ones device and silicons add. */
+const TokenGrantsLive = JwtBearerGrantLive.pipe(Layer.provide(DeviceCodeGrantLive), Layer.provide(OAuthGrantsLive))
 
 /** Every area's handlers. */
 export const AccountsHandlers = Layer.mergeAll(
@@ -93,6 +99,7 @@ export const AccountsHandlers = Layer.mergeAll(
   Layer.provide(Layer.mergeAll(FlowEngine.Default, FlowCodeMoves.Default, FlowProviderMoves.Default)),
   Layer.provide(Layer.mergeAll(ProviderRegistry.Default, RoundTrips.Default, FlowsRepo.Default)),
   Layer.provide(AppsRepo.Default),
+  Layer.provide(TokenGrantsLive),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(Layer.mergeAll(AppTokenIssuer.Default, AppSigninsRepo.Default, AppAccountsRepo.Default, AuthorizationCodes.Default)),
   Layer.provide(MeViews.Default),
