@@ -19,7 +19,7 @@ import { DeviceApprovalLive } from "./device/ApprovalHttp.ts"
 import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceAuthorizationLive } from "./device/Http.ts"
 import { DeviceCodeGrantLive } from "./device/deviceCodeGrant.ts"
-import { MeViews } from "./me/AccountMe.ts"
+import { MeViewsLive } from "./me/MeViewsLive.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
@@ -102,7 +102,7 @@ export const AccountsHandlers = Layer.mergeAll(
   Layer.provide(TokenGrantsLive),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(Layer.mergeAll(AppTokenIssuer.Default, AppSigninsRepo.Default, AppAccountsRepo.Default, AuthorizationCodes.Default)),
-  Layer.provide(MeViews.Default),
+  Layer.provide(MeViewsLive),
   Layer.provide(Layer.mergeAll(AssertionVerifier.Default, SiliconKeys.Default, IdentityTokens.Default)),
   Layer.provide(Layer.mergeAll(Custody.Default, SiliconManagement.Default, StkLogin.Default, CustodianRequestsRepo.Default, SiliconsRepo.Default)),
   Layer.provide(DeviceCodesRepo.Default),

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { type AccountRow, isCarbonRow } from "../accounts/AccountRow.ts"
 import { carbonMe } from "../accounts/Me.ts"
-import { MeViews } from "../me/AccountMe.ts"
+import { MeViews } from "../accounts/MeViews.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
 import type { SigninMethod, SigninRow } from "./Signin.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
