@@ -18,9 +18,11 @@ import { EmailsLive, PhonesLive } from "./contacts/Http.ts"
 import { DeviceApprovalLive } from "./device/ApprovalHttp.ts"
 import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
 import { DeviceAuthorizationLive } from "./device/Http.ts"
-import { MeViews } from "./me/AccountMe.ts"
+import { DeviceCodeGrantLive } from "./device/deviceCodeGrant.ts"
+import { MeViewsLive } from "./me/MeViewsLive.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
+import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
 import { AuthorizeLive } from "./authorize/AuthorizeHttp.ts"
 import { FlowsLive } from "./flows/Http.ts"
 import { FlowCodeMoves } from "./flows/FlowCodeMoves.ts"
@@ -35,10 +37,10 @@ import { TokenIssuer } from "./oauth/TokenIssuer.ts"
 import { AppAccountsRepo } from "./oauth/AppAccountsRepo.ts"
 import { AppSigninsRepo } from "./oauth/AppSigninsRepo.ts"
 import { AppTokenIssuer } from "./oauth/AppTokenIssuer.ts"
-import { AuthorizationCodes } from "./authorize/AuthorizationCodes.ts"
-import { AccessTokens } from "./auth/AccessTokens.ts"
+import { AuthorizationCodes } from "./oauth/AuthorizationCodes.ts"
+import { AccessTokens } from "./oauth/AccessTokens.ts"
 import { AccountAuthLive } from "./auth/AccountAuth.ts"
-import { SigninsRepo } from "./auth/SigninsRepo.ts"
+import { SigninsRepo } from "./oauth/SigninsRepo.ts"
 import { AccountsConfig } from "./config.ts"
 import { discoveryDocuments, OPENID_CONFIGURATION_PATH } from "./discovery/DiscoveryDocuments.ts"
 import { DiscoveryLive } from "./discovery/Http.ts"
@@ -49,6 +51,7 @@ import { Custody } from "./silicons/Custody.ts"
 import { CustodianRequestsRepo } from "./silicons/CustodianRequestsRepo.ts"
 import { SiliconsLive } from "./silicons/Http.ts"
 import { AssertionVerifier } from "./silicons/assertions/AssertionVerifier.ts"
+import { JwtBearerGrantLive } from "./silicons/assertions/jwtBearerGrant.ts"
 import { SiliconIdentityLive } from "./silicons/identity/Http.ts"
 import { IdentityTokens } from "./silicons/identity/IdentityTokens.ts"
 import { SiliconKeysLive } from "./silicons/keys/Http.ts"
@@ -58,6 +61,9 @@ import { SiliconManagement } from "./silicons/SiliconManagement.ts"
 import { SiliconsRepo } from "./silicons/SiliconsRepo.ts"
 import { StkLogin } from "./silicons/StkLogin.ts"
 import { accountsVersioning } from "./versions.ts"
+
+/** The token endpoint's grants: oauth's own, with the ones device and silicons add. */
+const TokenGrantsLive = JwtBearerGrantLive.pipe(Layer.provide(DeviceCodeGrantLive), Layer.provide(OAuthGrantsLive))
 
 /** Every area's handlers. */
 export const AccountsHandlers = Layer.mergeAll(
@@ -92,9 +98,10 @@ export const AccountsHandlers = Layer.mergeAll(
   Layer.provide(Layer.mergeAll(FlowEngine.Default, FlowCodeMoves.Default, FlowProviderMoves.Default)),
   Layer.provide(Layer.mergeAll(ProviderRegistry.Default, RoundTrips.Default, FlowsRepo.Default)),
   Layer.provide(AppsRepo.Default),
+  Layer.provide(TokenGrantsLive),
   Layer.provide(TokenIssuer.Default),
   Layer.provide(Layer.mergeAll(AppTokenIssuer.Default, AppSigninsRepo.Default, AppAccountsRepo.Default, AuthorizationCodes.Default)),
-  Layer.provide(MeViews.Default),
+  Layer.provide(MeViewsLive),
   Layer.provide(Layer.mergeAll(AssertionVerifier.Default, SiliconKeys.Default, IdentityTokens.Default)),
   Layer.provide(Layer.mergeAll(Custody.Default, SiliconManagement.Default, StkLogin.Default, CustodianRequestsRepo.Default, SiliconsRepo.Default)),
   Layer.provide(DeviceCodesRepo.Default),

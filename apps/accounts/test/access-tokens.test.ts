@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either } from "effect"
-import { ACCESS_TOKEN_LIFETIME, AccessTokens } from "../src/auth/AccessTokens.ts"
+import { ACCESS_TOKEN_LIFETIME, AccessTokens } from "../src/oauth/AccessTokens.ts"
 import { AccountsTest } from "./support/AccountsUnderTest.ts"
 
 const tokens = Effect.provide(AccessTokens, AccessTokens.Default)

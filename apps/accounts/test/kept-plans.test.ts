@@ -2,7 +2,7 @@ import { layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Option } from "effect"
 import { expect } from "vitest"
-import { SigninsRepo } from "../src/auth/SigninsRepo.ts"
+import { SigninsRepo } from "../src/oauth/SigninsRepo.ts"
 import { AccountReposTest } from "./support/accountsRepo.ts"
 import { createCarbon } from "./support/carbons.ts"
 

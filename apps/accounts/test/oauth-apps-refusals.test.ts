@@ -8,7 +8,7 @@ import { createApp, mintCode, REDIRECT_URI } from "./support/apps.ts"
 import { createCarbon, insertSilicon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { signInDirectly } from "./support/signIn.ts"
-import { AccessTokens } from "../src/auth/AccessTokens.ts"
+import { AccessTokens } from "../src/oauth/AccessTokens.ts"
 
 interface App {
   readonly appId: string

@@ -70,6 +70,26 @@ layer(AccountsTest(), { excludeTestServices: true })("POST /v1/oauth/token and /
       expect(otherClient.body.error).toBe("invalid_client")
     }))
 
+  it.effect("grant_type: unknown or not yet served is unsupported_grant_type, another client's is unauthorized_client", () =>
+    Effect.gen(function*() {
+      const unknown = yield* post("/v1/oauth/token", form({ grant_type: "password", client_id: "accounts" }))
+      expect(unknown.status).toBe(400)
+      expect(unknown.body).toEqual({ error: "unsupported_grant_type", error_description: "Unknown grant_type password." })
+      const exchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+      const notYet = yield* post("/v1/oauth/token", form({ grant_type: exchange, client_id: "accounts" }))
+      expect(notYet.status).toBe(400)
+      expect(notYet.body).toEqual({
+        error: "unsupported_grant_type",
+        error_description: `The grant ${exchange} is not available on this deployment yet.`
+      })
+      const notThisClient = yield* post("/v1/oauth/token", form({ grant_type: "authorization_code", client_id: "accounts" }))
+      expect(notThisClient.status).toBe(400)
+      expect(notThisClient.body).toEqual({
+        error: "unauthorized_client",
+        error_description: "The client accounts may not use the grant authorization_code."
+      })
+    }))
+
   it.effect("a refresh token used twice revokes its whole sign-in", () =>
     Effect.gen(function*() {
       const carbon = yield* createCarbon()

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { type AccountRow, AccountStatus, type CarbonRow } from "./AccountRow.ts"
 import { formatAccountId } from "./AccountId.ts"
+import { AccountSummary } from "./AccountSummary.ts"
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
 
@@ -45,3 +46,18 @@ export const carbonMe = (row: CarbonRow): CarbonMe => ({
   kind: "carbon",
   id: formatAccountId({ kind: "carbon", handle: row.handle })
 })
+
+/** The Account a Silicon sees of itself (spec 1, "Account (the caller's own view, Me)"). */
+export const SiliconMe = Schema.Struct({
+  ...SharedMeFields,
+  kind: Schema.Literal("silicon"),
+  id: Schema.NullOr(Schema.String).annotations({ description: "si:<handle>; null once a deleted Silicon's id was freed" }),
+  custodian: Schema.NullOr(AccountSummary).annotations({ description: "null while pending" }),
+  webhook_url: Schema.NullOr(Schema.String),
+  stk_rotated_at: Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
+}).annotations({ identifier: "SiliconMe" })
+export type SiliconMe = typeof SiliconMe.Type
+
+/** The caller's own view of its account, either kind (spec 1, "Account (the caller's own view, Me)"). */
+export const AccountMe = Schema.Union(CarbonMe, SiliconMe).annotations({ identifier: "AccountMe" })
+export type AccountMe = typeof AccountMe.Type

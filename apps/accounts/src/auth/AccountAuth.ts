@@ -4,7 +4,7 @@ import { sha256Hex } from "@platform/crypto"
 import { cookieName, errorResponse, OriginNotAllowed, requireOrigin } from "@platform/http"
 import { Effect, Layer, Option, Schema } from "effect"
 import { AccountsConfig } from "../config.ts"
-import { AccessTokens } from "./AccessTokens.ts"
+import { AccessTokens } from "../oauth/AccessTokens.ts"
 import { CurrentAccount } from "./CurrentAccount.ts"
 import { accountAudienceAccepted, developerTokenRoute } from "./developerRoutes.ts"
 import {
@@ -16,8 +16,8 @@ import {
   TokenRevoked,
   TokenWrongAudience
 } from "./errors.ts"
-import type { SigninRow } from "./Signin.ts"
-import { SigninsRepo } from "./SigninsRepo.ts"
+import type { SigninRow } from "../oauth/Signin.ts"
+import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 import { now } from "@platform/service"
 
 export const SESSION_COOKIE = "sa_session"

@@ -1,5 +1,5 @@
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
-import { type AccessTokenClaims, audiencesOf } from "./AccessTokens.ts"
+import { type AccessTokenClaims, audiencesOf } from "../oauth/AccessTokens.ts"
 
 const DEVELOPER_READS = new Set(["/v1/me", "/v1/session", "/v1/me/owned-apps"])
 

@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { type OAuthError, oauthError, required } from "@platform/oauth"
+import { DEVICE_CODE, type OAuthError, oauthError, required } from "@platform/oauth"
 import { Effect, Either } from "effect"
-import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
+import { FIRST_PARTY_CLIENT_ID } from "../oauth/AccessTokens.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
+import { addGrant, grantOf } from "../oauth/TokenGrants.ts"
 import type { TokenResponse } from "../oauth/TokenResponse.ts"
 import { DeviceCodesRepo, type PollOutcome } from "./DeviceCodesRepo.ts"
 import { now } from "@platform/service"
@@ -53,3 +54,6 @@ export const deviceCodeGrant = (
     if (Either.isLeft(answer)) return yield* Effect.fail(refusalOf(answer.left))
     return answer.right
   })
+
+/** The device-code grant, added to the token endpoint's grants. */
+export const DeviceCodeGrantLive = addGrant(grantOf(DEVICE_CODE, (_client, parameters) => deviceCodeGrant(parameters)))

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Effect, Option } from "effect"
-import { FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
-import type { SigninRow } from "../auth/Signin.ts"
-import { newSigninId, SIGNIN_LIFETIME, signinExpiry, SigninsRepo } from "../auth/SigninsRepo.ts"
+import { FIRST_PARTY_CLIENT_ID } from "../oauth/AccessTokens.ts"
+import type { SigninRow } from "../oauth/Signin.ts"
+import { newSigninId, SIGNIN_LIFETIME, signinExpiry, SigninsRepo } from "../oauth/SigninsRepo.ts"
 
 /** The browser session cookie lasts 900 days (spec 1, Lifetimes): the lifetime of the first-party sign-in it stands for. */
 export const BROWSER_SESSION_LIFETIME = SIGNIN_LIFETIME

@@ -3,7 +3,7 @@ import { strict } from "@platform/http"
 import { Schema } from "effect"
 import { errorResponse } from "@platform/http"
 import { DobImmutable } from "../silicons/errors.ts"
-import { AccountMe } from "./AccountMe.ts"
+import { AccountMe } from "../accounts/Me.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 
 export const MePatch = strict(Schema.Struct({

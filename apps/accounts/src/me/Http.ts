@@ -7,7 +7,7 @@ import { AccountsApi } from "../api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { now } from "@platform/service"
 import { DobImmutable } from "../silicons/errors.ts"
-import { MeViews } from "./AccountMe.ts"
+import { MeViews } from "../accounts/MeViews.ts"
 import type { MePatch } from "./Api.ts"
 
 /** Every bad field at once, as `details.fields`; otherwise the normalized changes. */

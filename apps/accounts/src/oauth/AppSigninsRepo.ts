@@ -2,9 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { rowsDecoder } from "@platform/database"
 import { Data, Effect, Option, Schema } from "effect"
-import type { AuthorizationCodeRow } from "../authorize/AuthorizationCodes.ts"
-import { type IssuedSignin, SIGNIN_COLUMNS_OF_S, SigninRow } from "../auth/Signin.ts"
-import { newSigninId, REFRESH_TOKEN_PREFIX, signinExpiry, SigninsRepo } from "../auth/SigninsRepo.ts"
+import type { AuthorizationCodeRow } from "./AuthorizationCodes.ts"
+import { type IssuedSignin, SIGNIN_COLUMNS_OF_S, SigninRow } from "./Signin.ts"
+import { newSigninId, REFRESH_TOKEN_PREFIX, signinExpiry, SigninsRepo } from "./SigninsRepo.ts"
 import { APP_ACCOUNT_COLUMNS, appAccountJoins, AppAccountRow } from "./AppAccountsRepo.ts"
 
 /** What redeeming a code started: the app sign-in with the account as the app sees it, or why not. */

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { AccessTokens } from "../auth/AccessTokens.ts"
-import type { IssuedSignin } from "../auth/Signin.ts"
+import { AccessTokens } from "./AccessTokens.ts"
+import type { IssuedSignin } from "./Signin.ts"
 import { appAccount, membershipId, scopeSet } from "./AppAccount.ts"
 import type { AppAccountRow } from "./AppAccountsRepo.ts"
 import type { AppGrant } from "./AppSigninsRepo.ts"

@@ -1,7 +1,7 @@
 import { SigningKeys } from "@platform/signing-keys"
 import { Duration, Effect } from "effect"
 import { createHash } from "node:crypto"
-import { ACCESS_TOKEN_LIFETIME } from "../auth/AccessTokens.ts"
+import { ACCESS_TOKEN_LIFETIME } from "./AccessTokens.ts"
 import { AccountsConfig } from "../config.ts"
 import { epochSeconds } from "@platform/service"
 

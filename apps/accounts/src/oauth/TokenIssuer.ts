@@ -1,10 +1,10 @@
 import { Effect, Option } from "effect"
 import { type AccountRow, isCarbonRow } from "../accounts/AccountRow.ts"
 import { carbonMe } from "../accounts/Me.ts"
-import { MeViews } from "../me/AccountMe.ts"
-import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../auth/AccessTokens.ts"
-import type { SigninMethod, SigninRow } from "../auth/Signin.ts"
-import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { MeViews } from "../accounts/MeViews.ts"
+import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
+import type { SigninMethod, SigninRow } from "./Signin.ts"
+import { SigninsRepo } from "./SigninsRepo.ts"
 import type { TokenResponse } from "./TokenResponse.ts"
 
 /** First-party tokens act for the account itself: every field of its own (Silicons have no email or phone). */

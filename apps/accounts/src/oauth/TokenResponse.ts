@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { AccountMe } from "../me/AccountMe.ts"
+import { AccountMe } from "../accounts/Me.ts"
 
 /** The Token response of spec 1, first-party audience: the account is the caller's own view. */
 export const TokenResponse = Schema.Struct({

@@ -1,6 +1,6 @@
 import { oauthError } from "@platform/oauth"
 import { Effect, Option } from "effect"
-import type { SigninRow } from "../auth/Signin.ts"
+import type { SigninRow } from "./Signin.ts"
 import type { AppSigninView } from "./AppAccountsRepo.ts"
 import { appAccessProblem } from "./appAccess.ts"
 import { AppTokenIssuer } from "./AppTokenIssuer.ts"

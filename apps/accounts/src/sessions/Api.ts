@@ -3,7 +3,7 @@ import { errorResponse } from "@platform/http"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { SessionNotFound } from "../auth/errors.ts"
-import { Session } from "../auth/Signin.ts"
+import { Session } from "../oauth/Signin.ts"
 
 export const SessionList = Schema.Struct({
   items: Schema.Array(Session),

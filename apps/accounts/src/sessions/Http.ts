@@ -3,8 +3,8 @@ import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { SessionNotFound } from "../auth/errors.ts"
-import { sessionOf } from "../auth/Signin.ts"
-import { SigninsRepo } from "../auth/SigninsRepo.ts"
+import { sessionOf } from "../oauth/Signin.ts"
+import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 import { now } from "@platform/service"
 
 

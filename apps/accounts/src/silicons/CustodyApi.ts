@@ -21,7 +21,7 @@ import {
   TransferToSelf,
   WebhookNotSet
 } from "./errors.ts"
-import { SiliconMe } from "./SiliconMe.ts"
+import { SiliconMe } from "../accounts/Me.ts"
 
 const Text = (max: number, description: string) => Schema.String.pipe(Schema.maxLength(max)).annotations({ description })
 

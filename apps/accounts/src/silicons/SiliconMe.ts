@@ -1,20 +1,9 @@
-import { Schema } from "effect"
 import { accountIdOf } from "../accounts/AccountRow.ts"
-import { AccountSummary, accountSummary } from "../accounts/AccountSummary.ts"
-import { SharedMeFields, sharedMeFields } from "../accounts/Me.ts"
+import { accountSummary } from "../accounts/AccountSummary.ts"
+import { sharedMeFields, type SiliconMe } from "../accounts/Me.ts"
 import type { SiliconRow } from "./SiliconRow.ts"
 
-/** The Account a Silicon sees of itself (spec 1, "Account (the caller's own view, Me)"). */
-export const SiliconMe = Schema.Struct({
-  ...SharedMeFields,
-  kind: Schema.Literal("silicon"),
-  id: Schema.NullOr(Schema.String).annotations({ description: "si:<handle>; null once a deleted Silicon's id was freed" }),
-  custodian: Schema.NullOr(AccountSummary).annotations({ description: "null while pending" }),
-  webhook_url: Schema.NullOr(Schema.String),
-  stk_rotated_at: Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
-}).annotations({ identifier: "SiliconMe" })
-export type SiliconMe = typeof SiliconMe.Type
-
+/** The Account a Silicon sees of itself, from its row. */
 export const siliconMe = (row: SiliconRow): SiliconMe => ({
   ...sharedMeFields(row),
   kind: "silicon",

@@ -3,7 +3,7 @@ import { bearerToken } from "@platform/auth"
 import { noStore } from "@platform/http"
 import { Effect, Either } from "effect"
 import { AccountsApi } from "../api.ts"
-import { AccessTokens, audiencesOf } from "../auth/AccessTokens.ts"
+import { AccessTokens, audiencesOf } from "../oauth/AccessTokens.ts"
 import {
   IdentityTokenNotAccepted,
   InvalidAuthorization,

@@ -3,7 +3,7 @@ import { Clock, Effect, Option } from "effect"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
 import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
-import { AuthorizationCodes, type NewAuthorizationCode } from "../../src/authorize/AuthorizationCodes.ts"
+import { AuthorizationCodes, type NewAuthorizationCode } from "../../src/oauth/AuthorizationCodes.ts"
 
 export const REDIRECT_URI = "https://rp.example.test/callback"
 

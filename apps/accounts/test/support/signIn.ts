@@ -1,6 +1,6 @@
 import { Clock, Effect } from "effect"
-import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../../src/auth/AccessTokens.ts"
-import { SigninsRepo } from "../../src/auth/SigninsRepo.ts"
+import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "../../src/oauth/AccessTokens.ts"
+import { SigninsRepo } from "../../src/oauth/SigninsRepo.ts"
 
 /**
  * A first-party sign-in made directly through the server's own services, for tests of

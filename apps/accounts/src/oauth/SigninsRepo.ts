@@ -4,7 +4,7 @@ import { randomToken, sha256Hex } from "@platform/crypto"
 import { rowsDecoder } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "../accounts/AccountRow.ts"
-import { type AppSigninView, appSigninViewOf, decodeAppSigninViews } from "../oauth/AppAccountsRepo.ts"
+import { type AppSigninView, appSigninViewOf, decodeAppSigninViews } from "./AppAccountsRepo.ts"
 import { SIGNIN_COLUMNS, SIGNIN_COLUMNS_OF_S, type SigninMethod, SigninRow } from "./Signin.ts"
 
 /** Refresh tokens and the sign-ins they belong to last 900 days from the sign-in, not extended by refreshing. */

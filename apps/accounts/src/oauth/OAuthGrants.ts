@@ -1,0 +1,14 @@
+import { AUTHORIZATION_CODE, REFRESH_TOKEN } from "@platform/oauth"
+import { Effect, Layer } from "effect"
+import { authorizationCodeGrant } from "./authorizationCodeGrant.ts"
+import { refreshTokenGrant } from "./refreshTokenGrant.ts"
+import { grantOf, TokenGrants } from "./TokenGrants.ts"
+
+/** oauth's own grants, the map other areas add theirs to. */
+export const OAuthGrantsLive = Layer.effect(
+  TokenGrants,
+  Effect.map(
+    Effect.all([grantOf(AUTHORIZATION_CODE, authorizationCodeGrant), grantOf(REFRESH_TOKEN, refreshTokenGrant)]),
+    (grants) => new Map(grants.map((grant) => [grant.grantType, grant]))
+  )
+)

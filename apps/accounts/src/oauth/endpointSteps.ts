@@ -1,0 +1,31 @@
+import type { HttpServerRequest } from "@effect/platform"
+import { noStore } from "@platform/http"
+import { carriesNewSecret } from "@platform/idempotency"
+import { oauthError, oauthParameters } from "@platform/oauth"
+import { Effect } from "effect"
+import { authenticateClient, type OAuthClient } from "./OAuthClient.ts"
+import type { Grant } from "./TokenGrants.ts"
+
+/** Token responses carry new secrets: never cached, and kept for replay 10 minutes only. */
+export const noStoreNewSecret = Effect.zipRight(noStore, carriesNewSecret)
+
+/** The request's OAuth parameters, from a form or a JSON body. */
+export const parseParameters = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.flatMap(Effect.orDie(request.text), (body) => oauthParameters(request.headers["content-type"], body))
+
+/** The client the request comes from, by its credentials in the Authorization header or the body. */
+export const authenticate = (request: HttpServerRequest.HttpServerRequest, parameters: ReadonlyMap<string, string>) =>
+  authenticateClient(request.headers["authorization"], parameters)
+
+/** Runs the grant of grant_type; one the deployment knows but does not run is unsupported_grant_type. */
+export const runGrant = (
+  grants: ReadonlyMap<string, Grant>,
+  grantType: string,
+  client: OAuthClient,
+  parameters: ReadonlyMap<string, string>
+) => {
+  const grant = grants.get(grantType)
+  return grant === undefined
+    ? Effect.fail(oauthError("unsupported_grant_type", `The grant ${grantType} is not available on this deployment yet.`))
+    : grant.run(client, parameters)
+}
