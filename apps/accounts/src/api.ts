@@ -1,7 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
-import { AppsApi, AppsPublicApi, InternalAppsApi, OwnedAppsApi } from "./apps/Api.ts"
+import { AppsApi, AppsPublicApi, InternalAppsApi, OwnedAppsApi } from "./app-management/Api.ts"
 import { CliLoginApi } from "./cli-login/Api.ts"
 import { EmailsApi, PhonesApi } from "./contacts/Api.ts"
 import { DeviceApprovalApi, DeviceAuthorizationApi } from "./device/Api.ts"

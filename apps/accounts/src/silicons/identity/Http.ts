@@ -5,7 +5,7 @@ import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rat
 import { Effect, Option } from "effect"
 import { AccountsApi } from "../../api.ts"
 import { requireCarbon } from "../../auth/requireCarbon.ts"
-import { requireSilicon } from "../../auth/requireSilicon.ts"
+import { requireSilicon } from "../requireSilicon.ts"
 import { SiliconNotFound } from "../errors.ts"
 import { SiliconsRepo } from "../SiliconsRepo.ts"
 import { findNamedSilicon } from "./findNamedSilicon.ts"

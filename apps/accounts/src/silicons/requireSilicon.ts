@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
-import type { SiliconRow } from "../silicons/SiliconRow.ts"
-import { SiliconsRepo } from "../silicons/SiliconsRepo.ts"
-import { CurrentAccount } from "./CurrentAccount.ts"
-import { SiliconOnly } from "./errors.ts"
+import type { SiliconRow } from "./SiliconRow.ts"
+import { SiliconsRepo } from "./SiliconsRepo.ts"
+import { CurrentAccount } from "../auth/CurrentAccount.ts"
+import { SiliconOnly } from "../auth/errors.ts"
 
 /**
  * The signed-in Silicon's record, for Silicon-only routes (spec 1, Account

@@ -2,7 +2,7 @@ import { HttpApiMiddleware } from "@effect/platform"
 import { internalTokenCheck, internalTokenFailure } from "@platform/auth"
 import { Effect, Layer } from "effect"
 import { AccountsConfig } from "../config.ts"
-import { InternalApiDisabled, InternalTokenRequired, InvalidInternalToken } from "./errors.ts"
+import { InternalApiDisabled, InternalTokenRequired, InvalidInternalToken } from "../apps/errors.ts"
 
 const refusals = { required: InternalTokenRequired, invalid: InvalidInternalToken, disabled: InternalApiDisabled }
 

@@ -4,9 +4,9 @@ import { errorResponse } from "@platform/http"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { AccountAuthFailure, makeAccountAuthenticator } from "../auth/AccountAuth.ts"
 import type { AuthenticatedAccount } from "../auth/CurrentAccount.ts"
-import { AppCredentials } from "./AppCredentials.ts"
-import { AppsRepo } from "./AppsRepo.ts"
-import { AppDisabled, AppMismatch, InvalidAppCredentials, NotAppOwner, UnknownApp } from "./errors.ts"
+import { AppCredentials } from "../apps/AppCredentials.ts"
+import { AppsRepo } from "../apps/AppsRepo.ts"
+import { AppDisabled, AppMismatch, InvalidAppCredentials, NotAppOwner, UnknownApp } from "../apps/errors.ts"
 
 /** Who manages the app of `/v1/apps/{app_id}/…`: the app itself (Basic credentials) or one of its authors. */
 export type AppManager =

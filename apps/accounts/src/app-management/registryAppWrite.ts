@@ -2,9 +2,9 @@
 import { Effect, Either } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import type { RegistryApp } from "./Api.ts"
-import { isValidAppId } from "./AppId.ts"
-import type { AppWrite } from "./AppsRepo.ts"
-import { validateLogoUrl } from "./signinConfig/index.ts"
+import { isValidAppId } from "../apps/AppId.ts"
+import type { AppWrite } from "../apps/AppsRepo.ts"
+import { validateLogoUrl } from "../apps/signinConfig/index.ts"
 import { FieldCheck } from "../accounts/FieldCheck.ts"
 import { validateHttpsUrl } from "../accounts/httpsUrl.ts"
 

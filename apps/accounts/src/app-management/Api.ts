@@ -4,10 +4,10 @@ import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
 import { AppOrAuthor } from "./AppOrAuthor.ts"
-import { AppRecord, AppStatus, OwnedApp } from "./AppRecord.ts"
-import { AppDisabled, AppSourceConflict, ConfigVersionConflict, UnknownApp } from "./errors.ts"
+import { AppRecord, AppStatus, OwnedApp } from "../apps/AppRecord.ts"
+import { AppDisabled, AppSourceConflict, ConfigVersionConflict, UnknownApp } from "../apps/errors.ts"
 import { InternalAuth } from "./InternalAuth.ts"
-import { PublicSigninView, SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "./signinConfig/index.ts"
+import { PublicSigninView, SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "../apps/signinConfig/index.ts"
 
 const AppPath = Schema.Struct({ app_id: Schema.String.pipe(Schema.maxLength(64)) })
 const Text = (max: number, description: string) => Schema.String.pipe(Schema.maxLength(max)).annotations({ description })
