@@ -75,11 +75,11 @@ describe("accounts as npm start runs it, on the embedded database", () => {
       const printed = JSON.parse(rotated.stdout) as { rotated: Array<{ kid: string; alg: string }> }
       expect(printed.rotated.map((key) => key.alg).sort()).toEqual(["EdDSA", "RS256"])
       const newKids = printed.rotated.map((key) => key.kid)
-      await expect.poll(() => kidsOf(second.url), { timeout: 10_000 }).toEqual([...kids, ...newKids].sort())
+      await expect.poll(() => kidsOf(second.url), { timeout: 60_000 }).toEqual([...kids, ...newKids].sort())
     } finally {
       await second.stop()
     }
-  }, 120_000)
+  }, 300_000)
 
   it("a wrong setting stops the start with one clear line", async () => {
     const port = await freePort()
@@ -88,12 +88,12 @@ describe("accounts as npm start runs it, on the embedded database", () => {
       cwd: root,
       url: `http://127.0.0.1:${port}`,
       env: { ACCOUNTS_PORT: String(port), ACCOUNTS_PUBLIC_URL: "ftp://nope", ACCOUNTS_DATA_DIR: dataDir },
-      timeoutMs: 20_000
+      timeoutMs: 120_000
     }).then(() => undefined, (error: Error) => error.message)
     expect(started).toMatch(/service exited with 1/)
     expect(started).toMatch(/ACCOUNTS_PUBLIC_URL must be an http\(s\) origin/)
     expect(started!.trim().split("\n").filter((line) => line.includes("configuration error"))).toHaveLength(1)
-  }, 60_000)
+  }, 300_000)
 
   it("creates a Carbon from the operator command while the server runs, and refuses its id a second time", async () => {
     const server = await startAccounts(env)
@@ -129,7 +129,7 @@ describe("accounts as npm start runs it, on the embedded database", () => {
     } finally {
       await server.stop()
     }
-  }, 120_000)
+  }, 300_000)
 })
 
 describe("two accounts processes on one database", () => {
@@ -142,7 +142,7 @@ describe("two accounts processes on one database", () => {
     const env = { ACCOUNTS_DATABASE_URL: database.url, ACCOUNTS_TRUST_PROXY: "true" }
     // Started together on an empty database: both migrate and both look for keys at once.
     ;[a, b] = await Promise.all([startAccounts(env), startAccounts(env)])
-  }, 120_000)
+  }, 300_000)
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()])
@@ -180,12 +180,12 @@ describe("readiness and shutdown", () => {
     const service = await startAccounts({ ACCOUNTS_DATABASE_URL: target.toString() })
     try {
       proxy.cut()
-      await expect.poll(async () => (await fetch(`${service.url}/readyz`)).status, { timeout: 15_000 }).toBe(503)
+      await expect.poll(async () => (await fetch(`${service.url}/readyz`)).status, { timeout: 60_000 }).toBe(503)
       const down = await (await fetch(`${service.url}/readyz`, { headers: { "x-request-id": "probe-1" } })).json() as { error: unknown }
       expect(down.error).toMatchObject({ code: "service_unavailable", details: { request_id: "probe-1" } })
       expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
       proxy.restore()
-      await expect.poll(async () => (await fetch(`${service.url}/readyz`)).status, { timeout: 15_000 }).toBe(200)
+      await expect.poll(async () => (await fetch(`${service.url}/readyz`)).status, { timeout: 60_000 }).toBe(200)
     } finally {
       await service.stop()
       await proxy.close()
@@ -217,5 +217,5 @@ describe("readiness and shutdown", () => {
     } finally {
       await database.close()
     }
-  }, 60_000)
+  }, 300_000)
 })

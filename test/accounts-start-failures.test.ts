@@ -30,7 +30,7 @@ describe("a start that cannot succeed stops with one line on stderr and exit cod
       "(the development mailbox is not used in production)"
     ])
     expect(existsSync(run.dataDir)).toBe(false)
-  }, 60_000)
+  }, 300_000)
 
   it("a port that is not one, before any database is created or migrated", async () => {
     const run = await failedStart({ ACCOUNTS_PORT: "99999" })
@@ -39,7 +39,7 @@ describe("a start that cannot succeed stops with one line on stderr and exit cod
       "accounts: configuration error: ACCOUNTS_PORT must be a network port value but received \"99999\""
     ])
     expect(existsSync(run.dataDir)).toBe(false)
-  }, 60_000)
+  }, 300_000)
 
   it("a port another process listens on names the port and the setting", async () => {
     const scope = Effect.runSync(Scope.make())
@@ -69,5 +69,5 @@ describe("a start that cannot succeed stops with one line on stderr and exit cod
       `127.0.0.1:${closed} (is PostgreSQL running there? check ACCOUNTS_DATABASE_URL)`
     ])
     expect(run.stderr + run.stdout).not.toContain("s3cret")
-  }, 60_000)
+  }, 300_000)
 })

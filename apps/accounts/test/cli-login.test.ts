@@ -19,7 +19,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 /** The code a message carries, once the delivery worker has sent it. */
 const codeSentTo = (to: string, after: number) =>
   Effect.flatMap(messagesTo(to), (count) => count > after ? lastMessageTo(to) : Effect.fail("waiting" as const)).pipe(
-    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("5 seconds"))),
+    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("60 seconds"))),
     Effect.orDie,
     Effect.map((message) => message.code!)
   )

@@ -4,14 +4,14 @@ import { Effect, Layer, Schedule } from "effect"
 /** The test mailbox: queued mail and SMS delivered by the real worker to memory, where tests read them. */
 export const testMailbox = MessageDelivery.layer().pipe(Layer.provideMerge(InMemoryTransport.layer))
 
-/** The newest message delivered to `to`, waiting (briefly) for the delivery worker. */
+/** The newest message delivered to `to`, waiting (up to a minute, on a busy machine) for the delivery worker. */
 export const lastMessageTo = (to: string): Effect.Effect<OutgoingMessage, never, InMemoryTransport> =>
   InMemoryTransport.sent.pipe(
     Effect.flatMap((sent) => {
       const mine = sent.filter((message) => message.to === to)
       return mine.length > 0 ? Effect.succeed(mine[mine.length - 1]!) : Effect.fail("not yet" as const)
     }),
-    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("5 seconds"))),
+    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("60 seconds"))),
     Effect.orDieWith(() => new Error(`no message reached ${to}`))
   )
 

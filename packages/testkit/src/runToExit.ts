@@ -24,7 +24,7 @@ export const runToExit = (options: {
     const child = spawnTsx(options)
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000)
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000)
     child.once("error", reject)
     child.once("close", (code) => {
       clearTimeout(timer)

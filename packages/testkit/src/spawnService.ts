@@ -48,7 +48,7 @@ export const spawnService = async (options: SpawnOptions): Promise<SpawnedServic
       return exited
     }
   }
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000)
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000)
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`)
     try {

@@ -42,7 +42,7 @@ export const withCodeTo = <A, E, R>(to: string, action: Effect.Effect<A, E, R>) 
     const result = yield* action
     const message = yield* Effect.flatMap(messagesTo(to), (count) =>
       count > before ? lastMessageTo(to) : Effect.fail("waiting" as const)).pipe(
-        Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("5 seconds"))),
+        Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("60 seconds"))),
         Effect.orDieWith(() => new Error(`no new message reached ${to}`))
       )
     return { result, message, code: message.code! }
