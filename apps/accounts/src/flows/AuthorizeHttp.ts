@@ -4,11 +4,11 @@ import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AccountsConfig } from "../config.ts"
-import { checkAuthorize, parametersFromQuery, requestedAppId } from "../flows/AuthorizeRequest.ts"
-import { readFlowCookies } from "../flows/flowCookies.ts"
-import { FlowEngine } from "../flows/FlowEngine.ts"
-import { withQuery } from "../flows/redirectUri.ts"
-import { errorPage, found, hostedPage } from "./pages.ts"
+import { checkAuthorize, parametersFromQuery, requestedAppId } from "./AuthorizeRequest.ts"
+import { readFlowCookies } from "./flowCookies.ts"
+import { FlowEngine } from "./FlowEngine.ts"
+import { withQuery } from "./redirectUri.ts"
+import { errorPage, found, hostedPage } from "./authorizePages.ts"
 
 export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (handlers) =>
   Effect.gen(function*() {
