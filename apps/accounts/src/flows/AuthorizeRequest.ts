@@ -1,5 +1,5 @@
 import { isCodeChallenge } from "@platform/oauth"
-import { Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { AppRow } from "../apps/AppRecord.ts"
 import { Method } from "../apps/signinConfig/fields.ts"
 import { enabledMethods } from "../apps/signinConfig/publicSigninView.ts"
@@ -53,7 +53,20 @@ export type AuthorizeRefusal =
     readonly description: string
   }
 
-export type Checked = { readonly _tag: "Valid"; readonly request: AuthorizeRequest } | AuthorizeRefusal
+const checkedByRules: unique symbol = Symbol("checkAuthorize")
+
+/**
+ * An authorize request that holds every rule, with the app it names as read for the check.
+ * Only `checkAuthorize` (behind `checkAuthorizeRequest`) makes one, so a flow started from it needs no second check or read.
+ */
+export interface CheckedAuthorizeRequest {
+  readonly _tag: "Valid"
+  readonly request: AuthorizeRequest
+  readonly app: AppRow
+  readonly [checkedByRules]: true
+}
+
+export type Checked = CheckedAuthorizeRequest | AuthorizeRefusal
 
 /** Parameters as received: one value each (empty strings already dropped), and the names sent more than once. */
 export interface AuthorizeParameters {
@@ -84,7 +97,7 @@ export const parametersFromJson = (body: Readonly<Record<string, unknown>>): Aut
 }
 
 /** The app the request names, or the page refusal when app_id and client_id disagree or neither is sent. */
-export const requestedAppId = (parameters: AuthorizeParameters): Option.Option<string> | PageRefusal => {
+const requestedAppId = (parameters: AuthorizeParameters): Option.Option<string> | PageRefusal => {
   const { app_id, client_id } = parameters.values
   if (parameters.repeated.includes("app_id") || parameters.repeated.includes("client_id")) {
     return { _tag: "Page", code: "invalid_request", message: "app_id (or client_id) must be sent once." }
@@ -104,7 +117,7 @@ const redirect = (
 ): AuthorizeRefusal => ({ _tag: "Redirect", redirectUri, state, error, description, flowCode })
 
 /** Every rule of spec 1's GET /authorize table, in the order that decides where a refusal may go. */
-export const checkAuthorize = (parameters: AuthorizeParameters, appId: string, found: Option.Option<AppRow>): Checked => {
+const checkAuthorize = (parameters: AuthorizeParameters, appId: string, found: Option.Option<AppRow>): Checked => {
   if (Option.isNone(found)) return { _tag: "Page", code: "unknown_app", message: `No app has the id ${appId}.` }
   const app = found.value
   if (app.status !== "active") return { _tag: "Page", code: "app_disabled", message: "This app is disabled." }
@@ -176,6 +189,8 @@ export const checkAuthorize = (parameters: AuthorizeParameters, appId: string, f
   const scopes = SCOPES.filter((scope) => scope === "profile" || scopeWords.includes(scope))
   return {
     _tag: "Valid",
+    app,
+    [checkedByRules]: true,
     request: {
       app_id: app.app_id,
       redirect_uri: redirectUri,
@@ -190,4 +205,15 @@ export const checkAuthorize = (parameters: AuthorizeParameters, appId: string, f
       max_age: maxAge
     }
   }
+}
+
+/** The request checked once: the app it names is read, then every rule is applied to it. */
+export const checkAuthorizeRequest = (
+  parameters: AuthorizeParameters,
+  findApp: (appId: string) => Effect.Effect<Option.Option<AppRow>>
+): Effect.Effect<Checked> => {
+  const appId = requestedAppId(parameters)
+  if (!Option.isOption(appId)) return Effect.succeed(appId)
+  if (Option.isNone(appId)) return Effect.succeed({ _tag: "Page", code: "invalid_request", message: "app_id is required." })
+  return Effect.map(findApp(appId.value), (found) => checkAuthorize(parameters, appId.value, found))
 }

@@ -8,7 +8,7 @@ import { AppsRepo } from "../apps/AppsRepo.ts"
 import { CarbonOnly } from "../auth/errors.ts"
 import type { SigninRow } from "../oauth/Signin.ts"
 import { now } from "@platform/service"
-import { type AuthorizeRefusal, checkAuthorize, parametersFromJson, requestedAppId } from "./AuthorizeRequest.ts"
+import { type AuthorizeRefusal, checkAuthorizeRequest, type CheckedAuthorizeRequest, parametersFromJson } from "./AuthorizeRequest.ts"
 import { BrowserSessions } from "./BrowserSessions.ts"
 import { detailPages, grantedDetails } from "./detailPages.ts"
 import {
@@ -127,16 +127,13 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         return yield* core.complete(loaded, state, signedIn, grantedDetails(membership))
       })
 
-    const create = (body: Readonly<Record<string, unknown>>, cookies: FlowCookies) =>
+    /**
+     * Starts a flow for a request already checked (and its app already read) by GET /authorize or POST /v1/flows;
+     * with prompt=none it is decided at once.
+     */
+    const start = (checked: CheckedAuthorizeRequest, timezone: string | undefined, cookies: FlowCookies) =>
       Effect.gen(function*() {
-        const parameters = parametersFromJson(body)
-        const appId = requestedAppId(parameters)
-        if (!Option.isOption(appId)) return yield* Effect.fail(refusalError(appId))
-        if (Option.isNone(appId)) return yield* new FlowInvalidRequest({ message: "app_id is required." })
-        const checked = checkAuthorize(parameters, appId.value, yield* apps.find(appId.value))
-        if (checked._tag !== "Valid") return yield* Effect.fail(refusalError(checked))
         const at = yield* now
-        const timezone = typeof body["timezone"] === "string" ? body["timezone"] : undefined
         const session = yield* sessions.live(cookies.session, at)
         const sessionAccount = Option.isSome(session) ? yield* accounts.findByUuid(session.value.account_uuid) : Option.none()
         const state: FlowState = {
@@ -156,13 +153,21 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
           expires_at: new Date(at.getTime() + Duration.toMillis(FLOW_LIFETIME))
         }
         yield* flows.insert(row)
-        const app = yield* core.appOf(row.app_id)
         const flowCookie: CookieToSet = { name: FLOW_COOKIE, value: cookie, maxAge: FLOW_LIFETIME }
         if (!checked.request.prompt.includes("none")) {
-          return { flow: yield* core.view(row, app), cookies: [flowCookie] } satisfies Moved
+          return { flow: yield* core.view(row, checked.app), cookies: [flowCookie] } satisfies Moved
         }
-        const loaded = { row, app, at }
+        const loaded = { row, app: checked.app, at }
         return yield* core.commit(loaded, yield* decideSilently(loaded, state, session), [flowCookie])
+      })
+
+    /** POST /v1/flows: the authorize request as JSON, checked here, its refusals as flow errors. */
+    const create = (body: Readonly<Record<string, unknown>>, cookies: FlowCookies) =>
+      Effect.gen(function*() {
+        const checked = yield* checkAuthorizeRequest(parametersFromJson(body), apps.find)
+        if (checked._tag !== "Valid") return yield* Effect.fail(refusalError(checked))
+        const timezone = typeof body["timezone"] === "string" ? body["timezone"] : undefined
+        return yield* start(checked, timezone, cookies)
       })
 
     /** Continue as the browser's signed-in account. */
@@ -309,7 +314,7 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
         )
       })
 
-    return { create, continueAs, switchAccount, continueDetails, back, review, cancel } as const
+    return { create, start, continueAs, switchAccount, continueDetails, back, review, cancel } as const
   }),
   dependencies: [FlowCore.Default, FlowsRepo.Default, BrowserSessions.Default, Memberships.Default]
 }) {}

@@ -1,14 +1,14 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { setCookie } from "@platform/http"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AccountsConfig } from "../config.ts"
-import { checkAuthorize, parametersFromQuery, requestedAppId } from "../flows/AuthorizeRequest.ts"
-import { readFlowCookies } from "../flows/flowCookies.ts"
-import { FlowEngine } from "../flows/FlowEngine.ts"
-import { withQuery } from "../flows/redirectUri.ts"
-import { errorPage, found, hostedPage } from "./pages.ts"
+import { checkAuthorizeRequest, parametersFromQuery } from "./AuthorizeRequest.ts"
+import { readFlowCookies } from "./flowCookies.ts"
+import { FlowEngine } from "./FlowEngine.ts"
+import { withQuery } from "./redirectUri.ts"
+import { errorPage, found, hostedPage } from "./authorizePages.ts"
 
 export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (handlers) =>
   Effect.gen(function*() {
@@ -24,10 +24,7 @@ export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (han
         // `?flow=<id>` alone: the page of a flow under way, where a provider's callback sends the browser back.
         if ([...query.keys()].length === 1 && query.has("flow")) return hostedPage()
         const parameters = parametersFromQuery(query)
-        const appId = requestedAppId(parameters)
-        if (!Option.isOption(appId)) return errorPage(appId.code, appId.message)
-        if (Option.isNone(appId)) return errorPage("invalid_request", "app_id is required.")
-        const checked = checkAuthorize(parameters, appId.value, yield* apps.find(appId.value))
+        const checked = yield* checkAuthorizeRequest(parameters, apps.find)
         if (checked._tag === "Page") return errorPage(checked.code, checked.message)
         if (checked._tag === "Redirect") {
           return found(withQuery(checked.redirectUri, [
@@ -39,8 +36,9 @@ export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (han
         }
         if (!checked.request.prompt.includes("none")) return hostedPage()
         // prompt=none shows nothing: the flow is decided now and the browser goes straight back.
-        const moved = yield* engine.create(parameters.values, yield* readFlowCookies(settings)).pipe(
-          Effect.catchAll((error) => Effect.dieMessage(`a checked authorize request was refused: ${error.code}`))
+        // Deciding a flow just made cannot meet a concurrent change or a missing requirement (decideSilently checks them first).
+        const moved = yield* engine.start(checked, parameters.values["timezone"], yield* readFlowCookies(settings)).pipe(
+          Effect.catchAll((error) => Effect.dieMessage(`a new flow decided with prompt=none was refused: ${error.code}`))
         )
         yield* Effect.forEach(moved.cookies, (c) => setCookie(settings, c.name, c.value, c.maxAge), { discard: true })
         return found(moved.flow.redirect_to!)
