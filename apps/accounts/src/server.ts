@@ -3,76 +3,57 @@ import { serveHttpApi } from "@platform/service"
 import { SigningKeys } from "@platform/signing-keys"
 import { Effect, Layer } from "effect"
 import { AccountIdsLive } from "./accounts/Http.ts"
-import { AppCredentials } from "./apps/AppCredentials.ts"
-import { AppOrAuthorLive } from "./app-management/AppOrAuthor.ts"
-import { AppsRepo } from "./apps/AppsRepo.ts"
-import { AppsLive, AppsPublicLive, InternalAppsLive, OwnedAppsLive } from "./app-management/Http.ts"
-import { InternalAuthLive } from "./app-management/InternalAuth.ts"
-import { SigninConfigUpdate } from "./apps/SigninConfigUpdate.ts"
-import { AccountsRepo } from "./accounts/AccountsRepo.ts"
-import { ContactsRepo } from "./accounts/ContactsRepo.ts"
-import { IdsRepo } from "./accounts/IdsRepo.ts"
 import { AccountsApi } from "./api.ts"
+import { AppsLive, AppsPublicLive, InternalAppsLive, OwnedAppsLive } from "./app-management/Http.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
+import { AccountsConfig } from "./config.ts"
 import { EmailsLive, PhonesLive } from "./contacts/Http.ts"
 import { DeviceApprovalLive } from "./device/ApprovalHttp.ts"
-import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
-import { DeviceAuthorizationLive } from "./device/Http.ts"
 import { DeviceCodeGrantLive } from "./device/deviceCodeGrant.ts"
-import { MeViewsLive } from "./me/MeViewsLive.ts"
+import { DeviceAuthorizationLive } from "./device/Http.ts"
+import { discoveryDocuments, OPENID_CONFIGURATION_PATH } from "./discovery/DiscoveryDocuments.ts"
+import { DiscoveryLive } from "./discovery/Http.ts"
+import { AuthorizeLive } from "./flows/AuthorizeHttp.ts"
+import { FlowsLive } from "./flows/Http.ts"
+import { ProvidersLive } from "./flows/ProviderCallbackHttp.ts"
 import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
-import { AuthorizeLive } from "./flows/AuthorizeHttp.ts"
-import { FlowsLive } from "./flows/Http.ts"
-import { FlowCodeMoves } from "./flows/FlowCodeMoves.ts"
-import { FlowEngine } from "./flows/FlowEngine.ts"
-import { FlowProviderMoves } from "./flows/FlowProviderMoves.ts"
-import { ProvidersLive } from "./flows/ProviderCallbackHttp.ts"
-import { ProviderRegistry } from "./providers/ProviderRegistry.ts"
-import { RoundTrips } from "./providers/RoundTrips.ts"
-import { FlowsRepo } from "./flows/FlowsRepo.ts"
-import { UserinfoLive } from "./userinfo/Http.ts"
-import { TokenIssuer } from "./oauth/TokenIssuer.ts"
-import { AppAccountsRepo } from "./oauth/AppAccountsRepo.ts"
-import { AppSigninsRepo } from "./oauth/AppSigninsRepo.ts"
-import { AppTokenIssuer } from "./oauth/AppTokenIssuer.ts"
-import { AuthorizationCodes } from "./oauth/AuthorizationCodes.ts"
-import { AccessTokens } from "./oauth/AccessTokens.ts"
-import { AccountAuthLive } from "./auth/AccountAuth.ts"
-import { SigninsRepo } from "./oauth/SigninsRepo.ts"
-import { AccountsConfig } from "./config.ts"
-import { discoveryDocuments, OPENID_CONFIGURATION_PATH } from "./discovery/DiscoveryDocuments.ts"
-import { DiscoveryLive } from "./discovery/Http.ts"
 import { ReportsLive } from "./reports/Http.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
-import { Custody } from "./silicons/Custody.ts"
-import { CustodianRequestsRepo } from "./silicons/CustodianRequestsRepo.ts"
-import { SiliconsLive } from "./silicons/Http.ts"
-import { AssertionVerifier } from "./silicons/assertions/AssertionVerifier.ts"
 import { JwtBearerGrantLive } from "./silicons/assertions/jwtBearerGrant.ts"
-import { SiliconIdentityLive } from "./silicons/identity/Http.ts"
-import { IdentityTokens } from "./silicons/identity/IdentityTokens.ts"
-import { SiliconKeysLive } from "./silicons/keys/Http.ts"
-import { SiliconKeys } from "./silicons/keys/SiliconKeys.ts"
 import { CustodianRequestsLive, MySiliconsLive } from "./silicons/CustodyHttp.ts"
-import { SiliconManagement } from "./silicons/SiliconManagement.ts"
-import { SiliconsRepo } from "./silicons/SiliconsRepo.ts"
-import { StkLogin } from "./silicons/StkLogin.ts"
+import { SiliconsLive } from "./silicons/Http.ts"
+import { SiliconIdentityLive } from "./silicons/identity/Http.ts"
+import { SiliconKeysLive } from "./silicons/keys/Http.ts"
+import { MeViewsLive } from "./silicons/MeViewsLive.ts"
+import { UserinfoLive } from "./userinfo/Http.ts"
 import { accountsVersioning } from "./versions.ts"
 
-/** The token endpoint's grants: oauth's own, with the ones device and silicons add. */
-const TokenGrantsLive = JwtBearerGrantLive.pipe(Layer.provide(DeviceCodeGrantLive), Layer.provide(OAuthGrantsLive))
+/**
+ * The token endpoint's grants: oauth's own, with the ones device and silicons add, and the
+ * account views oauth's Token responses carry (oauth/ imports neither area).
+ */
+const TokenGrantsLive = JwtBearerGrantLive.pipe(
+  Layer.provide(DeviceCodeGrantLive),
+  Layer.provide(OAuthGrantsLive),
+  Layer.provide(MeViewsLive)
+)
 
-/** Every area's handlers. */
+/**
+ * Every area's handlers, each providing its own services; what is left is what every area shares
+ * (settings, database, the stores of layers.ts). A service with state per process (AccessTokens,
+ * AppCredentials, ProviderRegistry) is provided by areas as the same `X.Default` value, which one
+ * build makes once.
+ */
 export const AccountsHandlers = Layer.mergeAll(
   ServiceLive,
   DiscoveryLive,
   ReportsLive,
   SessionsLive,
   AccountIdsLive,
-  OAuthLive,
+  OAuthLive.pipe(Layer.provide(TokenGrantsLive)),
   AuthorizeLive,
   FlowsLive,
   ProvidersLive,
@@ -92,22 +73,6 @@ export const AccountsHandlers = Layer.mergeAll(
   InternalAppsLive,
   SiliconKeysLive,
   SiliconIdentityLive
-).pipe(
-  Layer.provide(Layer.mergeAll(AccountAuthLive, AppOrAuthorLive, InternalAuthLive)),
-  Layer.provide(Layer.mergeAll(AppCredentials.Default, SigninConfigUpdate.Default)),
-  Layer.provide(Layer.mergeAll(FlowEngine.Default, FlowCodeMoves.Default, FlowProviderMoves.Default)),
-  Layer.provide(Layer.mergeAll(ProviderRegistry.Default, RoundTrips.Default, FlowsRepo.Default)),
-  Layer.provide(AppsRepo.Default),
-  Layer.provide(TokenGrantsLive),
-  Layer.provide(TokenIssuer.Default),
-  Layer.provide(Layer.mergeAll(AppTokenIssuer.Default, AppSigninsRepo.Default, AppAccountsRepo.Default, AuthorizationCodes.Default)),
-  Layer.provide(MeViewsLive),
-  Layer.provide(Layer.mergeAll(AssertionVerifier.Default, SiliconKeys.Default, IdentityTokens.Default)),
-  Layer.provide(Layer.mergeAll(Custody.Default, SiliconManagement.Default, StkLogin.Default, CustodianRequestsRepo.Default, SiliconsRepo.Default)),
-  Layer.provide(DeviceCodesRepo.Default),
-  Layer.provide(Layer.mergeAll(AccountsRepo.Default, IdsRepo.Default, ContactsRepo.Default)),
-  Layer.provide(AccessTokens.Default),
-  Layer.provide(SigninsRepo.Default)
 )
 
 /**

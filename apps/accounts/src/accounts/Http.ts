@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, InvalidQuery } from "@platform/http"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { type AccountKind, formatAccountId, parseAccountId, prefixKind } from "./AccountId.ts"
@@ -55,4 +55,4 @@ export const AccountIdsLive = HttpApiBuilder.group(AccountsApi, "ids", (handlers
             }
         }
       }))
-  }))
+  })).pipe(Layer.provide(IdsRepo.Default))

@@ -3,8 +3,9 @@ import type { AccountMe } from "./Me.ts"
 
 /**
  * Reads an account as it sees itself. The token endpoint and /v1/me need it; a Silicon's
- * view needs its custody, which the silicons area reads, so the service is put together
- * at composition (me/MeViewsLive.ts).
+ * view needs its custody, which the silicons area reads, so silicons/MeViewsLive.ts puts it
+ * together: areas that may import silicons/ provide it themselves, and the composition root
+ * gives it to oauth's own grants (oauth/ never imports silicons/).
  */
 export class MeViews extends Context.Tag("accounts/MeViews")<MeViews, {
   /** The account's own view; none for an unknown uuid. */

@@ -7,6 +7,8 @@ import type { AuthenticatedAccount } from "../auth/CurrentAccount.ts"
 import { AppCredentials } from "../apps/AppCredentials.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AppDisabled, AppMismatch, InvalidAppCredentials, NotAppOwner, UnknownApp } from "../apps/errors.ts"
+import { AccessTokens } from "../oauth/AccessTokens.ts"
+import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 
 /** Who manages the app of `/v1/apps/{app_id}/…`: the app itself (Basic credentials) or one of its authors. */
 export type AppManager =
@@ -63,4 +65,4 @@ export const AppOrAuthorLive = Layer.effect(
       return { kind: "author" as const, appId, account }
     })
   })
-)
+).pipe(Layer.provide([AccessTokens.Default, SigninsRepo.Default, AppsRepo.Default, AppCredentials.Default]))

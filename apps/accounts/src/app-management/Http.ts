@@ -1,9 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { addResponseHeaders, decodeCursor, DEFAULT_PAGE_SIZE, pageOf } from "@platform/http"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
-import { CurrentAppManager } from "./AppOrAuthor.ts"
+import { CurrentAppManager, AppOrAuthorLive } from "./AppOrAuthor.ts"
 import { appRecord, ownedApp } from "../apps/AppRecord.ts"
 import { AppsRepo, OwnedPosition } from "../apps/AppsRepo.ts"
 import { SigninConfigUpdate } from "../apps/SigninConfigUpdate.ts"
@@ -11,6 +11,9 @@ import { AppDisabled, UnknownApp } from "../apps/errors.ts"
 import { registryAppWrite } from "./registryAppWrite.ts"
 import { publicSigninView } from "../apps/signinConfig/index.ts"
 import { AppSourceConflict } from "../apps/errors.ts"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { AccountAuthLive } from "../auth/AccountAuth.ts"
+import { InternalAuthLive } from "./InternalAuth.ts"
 
 const unknownApp = (appId: string) => new UnknownApp({ message: `No app has the id ${JSON.stringify(appId)}.` })
 
@@ -33,7 +36,7 @@ export const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
           yield* configs.update(manager.appId, payload, manager.kind === "author" ? manager.account.uuid : `app:${manager.appId}`)
           return appRecord(yield* managedApp)
         }))
-  }))
+  })).pipe(Layer.provide([AppsRepo.Default, SigninConfigUpdate.Default, AppOrAuthorLive]))
 
 export const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (handlers) =>
   Effect.gen(function*() {
@@ -52,7 +55,7 @@ export const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (h
           ...publicSigninView(app.signin_config)
         }
       }))
-  }))
+  })).pipe(Layer.provide(AppsRepo.Default))
 
 export const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (handlers) =>
   Effect.gen(function*() {
@@ -68,7 +71,7 @@ export const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (han
         const page = pageOf(rows, limit, (row) => [row.created_at.toISOString(), row.app_id] as const)
         return { items: page.items.map(ownedApp), next_cursor: page.nextCursor }
       }))
-  }))
+  })).pipe(Layer.provide([AccountsRepo.Default, AppsRepo.Default, AccountAuthLive]))
 
 export const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (handlers) =>
   Effect.gen(function*() {
@@ -82,4 +85,4 @@ export const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps"
         }
         return { app: appRecord(yield* Effect.orDie(loadApp(apps, path.app_id))), created: synced.created }
       }))
-  }))
+  })).pipe(Layer.provide([AccountsRepo.Default, AppsRepo.Default, InternalAuthLive]))

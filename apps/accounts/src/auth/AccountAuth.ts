@@ -136,4 +136,9 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
   })
 })
 
-export const AccountAuthLive = Layer.effect(AccountAuth, makeAccountAuthenticator)
+export const AccountAuthLive = Layer.effect(AccountAuth, makeAccountAuthenticator).pipe(
+  Layer.provide([
+    AccessTokens.Default,
+    SigninsRepo.Default
+  ])
+)

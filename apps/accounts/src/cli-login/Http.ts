@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore, ValidationFailed } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import { VerificationCodes } from "@platform/verification-codes"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { normalizeEmail, normalizePhone } from "../accounts/contactAddresses.ts"
@@ -11,6 +11,7 @@ import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import { now } from "@platform/service"
+import { TokenIssuerLive } from "../silicons/TokenIssuerLive.ts"
 
 export const CLI_LOGIN_PURPOSE = "cli_login"
 const CLIENT_LABEL_LIMIT = 100
@@ -106,4 +107,4 @@ export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handl
             now: yield* now
           })
         }), { uninterruptible: true })
-  }))
+  })).pipe(Layer.provide([TokenIssuerLive, ContactsRepo.Default]))

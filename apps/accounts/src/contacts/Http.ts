@@ -1,7 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { makeContactRoutes } from "./ContactRoutes.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { AccountAuthLive } from "../auth/AccountAuth.ts"
 
 /** A used code must not be lost to a dropped connection: verifying runs to the end. */
 const toTheEnd = { uninterruptible: true } as const
@@ -14,7 +17,13 @@ export const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers)
       .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
       .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))
       .handle("makePrimary", ({ path }) => routes.makePrimary(path.email))
-      .handle("remove", ({ path }) => routes.remove(path.email))))
+      .handle("remove", ({ path }) => routes.remove(path.email)))).pipe(
+  Layer.provide([
+    ContactsRepo.Default,
+    AccountsRepo.Default,
+    AccountAuthLive
+  ])
+)
 
 export const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers) =>
   Effect.map(makeContactRoutes("phone"), (routes) =>
@@ -24,4 +33,10 @@ export const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers)
       .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
       .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))
       .handle("makePrimary", ({ path }) => routes.makePrimary(path.phone))
-      .handle("remove", ({ path }) => routes.remove(path.phone))))
+      .handle("remove", ({ path }) => routes.remove(path.phone)))).pipe(
+  Layer.provide([
+    ContactsRepo.Default,
+    AccountsRepo.Default,
+    AccountAuthLive
+  ])
+)

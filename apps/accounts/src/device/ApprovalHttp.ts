@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountsApi } from "../api.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
@@ -11,6 +11,7 @@ import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
 import { decisionsPerCarbon } from "./policy.ts"
 import { normalizeUserCode } from "./userCode.ts"
 import { now } from "@platform/service"
+import { AccountAuthLive } from "../auth/AccountAuth.ts"
 
 
 const notFound = () =>
@@ -64,4 +65,4 @@ export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceAppro
         }))
       .handle("approve", ({ path }) => decide(path.user_code, "approved"), { uninterruptible: true })
       .handle("deny", ({ path }) => decide(path.user_code, "denied"), { uninterruptible: true })
-  }))
+  })).pipe(Layer.provide([AccountsRepo.Default, DeviceCodesRepo.Default, AccountAuthLive]))

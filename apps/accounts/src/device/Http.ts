@@ -3,7 +3,7 @@ import { clientAddress, noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { oauthParameters, requirePublicClient } from "@platform/oauth"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { FIRST_PARTY_CLIENT_ID } from "../oauth/AccessTokens.ts"
 import { AccountsConfig } from "../config.ts"
@@ -50,4 +50,4 @@ export const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "device
           interval: issued.intervalSeconds
         }
       }), { uninterruptible: true })
-  }))
+  })).pipe(Layer.provide(DeviceCodesRepo.Default))

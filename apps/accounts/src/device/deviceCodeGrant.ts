@@ -1,12 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { DEVICE_CODE, type OAuthError, oauthError, required } from "@platform/oauth"
-import { Effect, Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { FIRST_PARTY_CLIENT_ID } from "../oauth/AccessTokens.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import { addGrant, grantOf } from "../oauth/TokenGrants.ts"
 import type { TokenResponse } from "../oauth/TokenResponse.ts"
 import { DeviceCodesRepo, type PollOutcome } from "./DeviceCodesRepo.ts"
 import { now } from "@platform/service"
+import { TokenIssuerLive } from "../silicons/TokenIssuerLive.ts"
 
 type Refusal = Exclude<PollOutcome, { readonly _tag: "Approved" }>
 
@@ -56,4 +57,9 @@ export const deviceCodeGrant = (
   })
 
 /** The device-code grant, added to the token endpoint's grants. */
-export const DeviceCodeGrantLive = addGrant(grantOf(DEVICE_CODE, (_client, parameters) => deviceCodeGrant(parameters)))
+export const DeviceCodeGrantLive = addGrant(grantOf(DEVICE_CODE, (_client, parameters) => deviceCodeGrant(parameters))).pipe(
+  Layer.provide([
+    TokenIssuerLive,
+    DeviceCodesRepo.Default
+  ])
+)

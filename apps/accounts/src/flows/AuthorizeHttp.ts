@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { setCookie } from "@platform/http"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AccountsConfig } from "../config.ts"
@@ -43,4 +43,4 @@ export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (han
         yield* Effect.forEach(moved.cookies, (c) => setCookie(settings, c.name, c.value, c.maxAge), { discard: true })
         return found(moved.flow.redirect_to!)
       }))
-  }))
+  })).pipe(Layer.provide([AppsRepo.Default, FlowEngine.Default]))

@@ -261,6 +261,13 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
 
     return { requestCode, resendCode, verifyCode, signup, addDetail, verifyDetail, signedIn } as const
   }),
-  dependencies: [FlowCore.Default, BrowserSessions.Default, SignupSessions.Default, LinkedIdentities.Default]
+  dependencies: [
+    FlowCore.Default,
+    BrowserSessions.Default,
+    SignupSessions.Default,
+    LinkedIdentities.Default,
+    AccountsRepo.Default,
+    ContactsRepo.Default
+  ]
 }) {}
 

@@ -38,6 +38,7 @@ import type { FlowView } from "./FlowView.ts"
 import { Memberships } from "./Memberships.ts"
 import { withQuery } from "./redirectUri.ts"
 import { makeFlowRendering } from "./renderFlow.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 
 export const FLOW_LIFETIME = Duration.minutes(60)
 export const FLOW_COOKIE = "sa_flow"
@@ -223,5 +224,13 @@ export class FlowCore extends Effect.Service<FlowCore>()("accounts/FlowCore", {
 
     return { load, expectStep, commit, view, endWith, complete, advance, detailsFromPages, valuesOf, appOf } as const
   }),
-  dependencies: [FlowsRepo.Default, Memberships.Default, ProviderRegistry.Default]
+  dependencies: [
+    FlowsRepo.Default,
+    Memberships.Default,
+    ProviderRegistry.Default,
+    AppsRepo.Default,
+    AccountsRepo.Default,
+    ContactsRepo.Default,
+    AuthorizationCodes.Default
+  ]
 }) {}

@@ -316,5 +316,13 @@ export class FlowEngine extends Effect.Service<FlowEngine>()("accounts/FlowEngin
 
     return { create, start, continueAs, switchAccount, continueDetails, back, review, cancel } as const
   }),
-  dependencies: [FlowCore.Default, FlowsRepo.Default, BrowserSessions.Default, Memberships.Default]
+  dependencies: [
+    FlowCore.Default,
+    FlowsRepo.Default,
+    BrowserSessions.Default,
+    Memberships.Default,
+    AppsRepo.Default,
+    AccountsRepo.Default,
+    ContactsRepo.Default
+  ]
 }) {}

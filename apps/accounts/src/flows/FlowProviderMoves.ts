@@ -155,6 +155,8 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
     ProviderRegistry.Default,
     RoundTrips.Default,
     LinkedIdentities.Default,
-    SignupSessions.Default
+    SignupSessions.Default,
+    AccountsRepo.Default,
+    ContactsRepo.Default
   ]
 }) {}

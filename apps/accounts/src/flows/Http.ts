@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore, requireOrigin } from "@platform/http"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { FlowCodeMoves } from "./FlowCodeMoves.ts"
@@ -90,4 +90,4 @@ export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =
         Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.review(path.id, c)), answer)))
       .handle("cancel", ({ path }) =>
         Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.cancel(path.id, c)), answer)))
-  }))
+  })).pipe(Layer.provide([FlowCodeMoves.Default, FlowProviderMoves.Default, FlowEngine.Default]))

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { constantTimeEqual, sha256Hex } from "@platform/crypto"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import { normalizeAddress } from "../accounts/contactAddresses.ts"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
@@ -128,4 +128,4 @@ export const ProvidersLive = HttpApiBuilder.group(AccountsApi, "providers", (han
             }
           })
         }), { uninterruptible: true })
-  }))
+  })).pipe(Layer.provide([ProviderRegistry.Default, RoundTrips.Default, AppsRepo.Default, FlowsRepo.Default]))

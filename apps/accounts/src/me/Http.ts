@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ValidationFailed } from "@platform/http"
-import { Effect, Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { AccountsRepo, type ProfileChanges } from "../accounts/AccountsRepo.ts"
 import { validateDisplayName, validateDob, validateTimezone } from "../accounts/profileFields.ts"
 import { AccountsApi } from "../api.ts"
@@ -9,6 +9,8 @@ import { now } from "@platform/service"
 import { DobImmutable } from "../silicons/errors.ts"
 import { MeViews } from "../accounts/MeViews.ts"
 import type { MePatch } from "./Api.ts"
+import { MeViewsLive } from "../silicons/MeViewsLive.ts"
+import { AccountAuthLive } from "../auth/AccountAuth.ts"
 
 /** Every bad field at once, as `details.fields`; otherwise the normalized changes. */
 const validateChanges = (
@@ -56,4 +58,4 @@ export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
           yield* accounts.updateProfile(account.uuid, changes)
           return yield* views.load(account.uuid)
         }))
-  }))
+  })).pipe(Layer.provide([MeViewsLive, AccountsRepo.Default, AccountAuthLive]))

@@ -123,5 +123,6 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
       `.pipe(Effect.flatMap(decodeRefreshStates), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
     return { startFromCode, markCodeReused, refreshTokenState } as const
-  })
+  }),
+  dependencies: [SigninsRepo.Default]
 }) {}

@@ -57,5 +57,5 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
 
     return { respond } as const
   }),
-  dependencies: [IdTokens.Default]
+  dependencies: [IdTokens.Default, AccessTokens.Default]
 }) {}

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { oauthError, required } from "@platform/oauth"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens } from "./AccessTokens.ts"
 import { allowGrant } from "./clientGrants.ts"
@@ -10,6 +10,9 @@ import { introspect } from "./introspect.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
 import { TokenGrants } from "./TokenGrants.ts"
 import { now } from "@platform/service"
+import { AppAccountsRepo } from "./AppAccountsRepo.ts"
+import { AppSigninsRepo } from "./AppSigninsRepo.ts"
+import { AppCredentials } from "../apps/AppCredentials.ts"
 
 export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =>
   Effect.gen(function*() {
@@ -56,4 +59,12 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
           const token = yield* required(parameters, "token")
           return yield* introspect(client.clientId, token, yield* now)
         }))
-  }))
+  })).pipe(
+  Layer.provide([
+    AccessTokens.Default,
+    AppAccountsRepo.Default,
+    SigninsRepo.Default,
+    AppSigninsRepo.Default,
+    AppCredentials.Default
+  ])
+)

@@ -61,5 +61,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
       )
 
     return { signIn, respond } as const
-  })
+  }),
+  // MeViews is not among them: a Silicon's view needs the silicons area, which plugs it in (see accounts/MeViews.ts).
+  dependencies: [AccessTokens.Default, SigninsRepo.Default]
 }) {}

@@ -1,11 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { SessionNotFound } from "../auth/errors.ts"
 import { sessionOf } from "../oauth/Signin.ts"
 import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 import { now } from "@platform/service"
+import { AccountAuthLive } from "../auth/AccountAuth.ts"
 
 
 export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handlers) =>
@@ -38,4 +39,4 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
           const revoked = yield* Effect.orDie(signins.revokeAll(account.uuid, yield* now, "revoked_by_account"))
           return { revoked }
         }))
-  }))
+  })).pipe(Layer.provide([SigninsRepo.Default, AccountAuthLive]))

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { decodeCursor, DEFAULT_PAGE_SIZE, pageOf, ValidationFailed } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
 import { AccountsConfig } from "../config.ts"
@@ -17,6 +17,9 @@ import { siliconFieldRules, validateWebhookUrl } from "./siliconFields.ts"
 import { SiliconManagement } from "./SiliconManagement.ts"
 import { siliconMe } from "./SiliconMe.ts"
 import { CustodyPosition, SiliconsRepo } from "./SiliconsRepo.ts"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { AccountAuthLive } from "../auth/AccountAuth.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 
 const transfers: RateLimitRule = { id: "silicon_transfers", operation: "Transfer requests", limit: 30, window: "1 hour", per: "custodian" }
 
@@ -51,7 +54,7 @@ export const CustodianRequestsLive = HttpApiBuilder.group(AccountsApi, "custodia
           const carbon = yield* requireCarbon
           return custodianRequest(yield* custody.decline(carbon.uuid, path.id))
         }), { uninterruptible: true })
-  }))
+  })).pipe(Layer.provide([AccountsRepo.Default, CustodianRequestsRepo.Default, Custody.Default, AccountAuthLive]))
 
 export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (handlers) =>
   Effect.gen(function*() {
@@ -131,4 +134,13 @@ export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (h
           Effect.map(custody.cancelTransfer(carbon.uuid, path.uuid), custodianRequest)))
       .handle("delete", ({ path }) =>
         Effect.flatMap(requireCarbon, (carbon) => manage.remove(carbon.uuid, path.uuid)), { uninterruptible: true })
-  }))
+  })).pipe(
+  Layer.provide([
+    ContactsRepo.Default,
+    AccountsRepo.Default,
+    SiliconsRepo.Default,
+    SiliconManagement.Default,
+    Custody.Default,
+    AccountAuthLive
+  ])
+)

@@ -3,7 +3,7 @@ import { sha256Hex } from "@platform/crypto"
 import { clientAddress, noStore, ValidationFailed } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, limitSuccesses, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { now } from "@platform/service"
@@ -18,6 +18,10 @@ import { newSiliconInput, outboundPolicy } from "./newSiliconInput.ts"
 import { siliconMe } from "./SiliconMe.ts"
 import { signinEligibility } from "./signinEligibility.ts"
 import { StkLogin } from "./StkLogin.ts"
+import { TokenIssuerLive } from "./TokenIssuerLive.ts"
+import { ContactsRepo } from "../accounts/ContactsRepo.ts"
+import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { AssertionVerifier } from "./assertions/AssertionVerifier.ts"
 
 const CLIENT_LABEL_LIMIT = 100
 
@@ -115,4 +119,14 @@ export const SiliconsLive = HttpApiBuilder.group(AccountsApi, "silicons", (handl
           yield* signinEligibility(silicon)
           return yield* issuer.signIn({ accountUuid: silicon.uuid, clientLabel, method: "stk", now: yield* now })
         }), { uninterruptible: true })
-  }))
+  })).pipe(
+  Layer.provide([
+    TokenIssuerLive,
+    ContactsRepo.Default,
+    AccountsRepo.Default,
+    StkLogin.Default,
+    CustodianRequestsRepo.Default,
+    Custody.Default,
+    AssertionVerifier.Default
+  ])
+)

@@ -1,7 +1,7 @@
 import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
 import { bearerToken } from "@platform/auth"
 import { noStore } from "@platform/http"
-import { Effect, Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens, audiencesOf } from "../oauth/AccessTokens.ts"
 import {
@@ -69,4 +69,4 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
     return handlers
       .handle("get", ({ request }) => answer(request))
       .handle("post", ({ request }) => answer(request))
-  }))
+  })).pipe(Layer.provide([AccessTokens.Default, AppAccountsRepo.Default]))

@@ -1,7 +1,11 @@
 import { JWT_BEARER, oauthError, required } from "@platform/oauth"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { addGrant, grantOf } from "../../oauth/TokenGrants.ts"
 import { assertionSignIn } from "./assertionSignIn.ts"
+import { TokenIssuerLive } from "../TokenIssuerLive.ts"
+import { CustodianRequestsRepo } from "../CustodianRequestsRepo.ts"
+import { Custody } from "../Custody.ts"
+import { AssertionVerifier } from "./AssertionVerifier.ts"
 
 /**
  * grant_type urn:ietf:params:oauth:grant-type:jwt-bearer for the first-party client: a Silicon's
@@ -15,4 +19,11 @@ export const jwtBearerGrant = (parameters: ReadonlyMap<string, string>) =>
     ))
 
 /** The jwt-bearer grant, added to the token endpoint's grants. */
-export const JwtBearerGrantLive = addGrant(grantOf(JWT_BEARER, (_client, parameters) => jwtBearerGrant(parameters)))
+export const JwtBearerGrantLive = addGrant(grantOf(JWT_BEARER, (_client, parameters) => jwtBearerGrant(parameters))).pipe(
+  Layer.provide([
+    TokenIssuerLive,
+    CustodianRequestsRepo.Default,
+    Custody.Default,
+    AssertionVerifier.Default
+  ])
+)

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../../api.ts"
 import { requireCarbon } from "../../auth/requireCarbon.ts"
 import { requireSilicon } from "../requireSilicon.ts"
@@ -11,6 +11,8 @@ import { SiliconsRepo } from "../SiliconsRepo.ts"
 import { findNamedSilicon } from "./findNamedSilicon.ts"
 import { IDENTITY_TTL_DEFAULT_SECONDS } from "./IdentityToken.ts"
 import { IdentityTokens } from "./IdentityTokens.ts"
+import { AccountsRepo } from "../../accounts/AccountsRepo.ts"
+import { AccountAuthLive } from "../../auth/AccountAuth.ts"
 
 const issuesPerSilicon: RateLimitRule = {
   id: "identity_tokens",
@@ -56,4 +58,4 @@ export const SiliconIdentityLive = HttpApiBuilder.group(AccountsApi, "siliconIde
           yield* silicons.setIdentityAudiences(silicon.uuid, audiences)
           return { audiences }
         }))
-  }))
+  })).pipe(Layer.provide([IdentityTokens.Default, AccountsRepo.Default, SiliconsRepo.Default, AccountAuthLive]))

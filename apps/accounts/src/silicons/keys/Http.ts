@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../../api.ts"
 import { requireCarbon } from "../../auth/requireCarbon.ts"
 import { requireSilicon } from "../requireSilicon.ts"
@@ -9,6 +9,8 @@ import { canonicalJwk } from "./PublicKeyJwk.ts"
 import type { NewSiliconKey } from "./SiliconKey.ts"
 import { siliconKey } from "./SiliconKey.ts"
 import { SiliconKeys } from "./SiliconKeys.ts"
+import { AccountsRepo } from "../../accounts/AccountsRepo.ts"
+import { AccountAuthLive } from "../../auth/AccountAuth.ts"
 
 export const SiliconKeysLive = HttpApiBuilder.group(AccountsApi, "siliconKeys", (handlers) =>
   Effect.gen(function*() {
@@ -39,4 +41,4 @@ export const SiliconKeysLive = HttpApiBuilder.group(AccountsApi, "siliconKeys", 
       .handle("addInCustody", ({ path, payload }) => Effect.flatMap(inCustody(path.uuid), (uuid) => add(uuid, payload)))
       .handle("removeInCustody", ({ path }) =>
         Effect.flatMap(inCustody(path.uuid), (uuid) => keys.revoke(uuid, path.key_id)))
-  }))
+  })).pipe(Layer.provide([AccountsRepo.Default, SiliconsRepo.Default, SiliconKeys.Default, AccountAuthLive]))

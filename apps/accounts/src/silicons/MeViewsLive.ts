@@ -3,8 +3,8 @@ import { isCarbonRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { type AccountMe, carbonMe } from "../accounts/Me.ts"
 import { MeViews } from "../accounts/MeViews.ts"
-import { siliconMe } from "../silicons/SiliconMe.ts"
-import { SiliconsRepo } from "../silicons/SiliconsRepo.ts"
+import { siliconMe } from "./SiliconMe.ts"
+import { SiliconsRepo } from "./SiliconsRepo.ts"
 
 /** Reads an account as it sees itself: a Carbon from its row, a Silicon with its custody. */
 export const MeViewsLive = Layer.effect(
