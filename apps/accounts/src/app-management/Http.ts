@@ -22,7 +22,7 @@ const found = (appId: string) => <A>(app: Option.Option<A>): Effect.Effect<A, Un
 /** With the member counts, for answers carrying the App record's `stats`. */
 const loadApp = (apps: AppsRepo, appId: string) => Effect.flatMap(apps.findWithStats(appId), found(appId))
 
-export const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
+const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     const configs = yield* SigninConfigUpdate
@@ -38,7 +38,7 @@ export const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
         }))
   })).pipe(Layer.provide([AppsRepo.Default, SigninConfigUpdate.Default, AppOrAuthorLive]))
 
-export const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (handlers) =>
+const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     return handlers.handle("public", ({ path }) =>
@@ -57,7 +57,7 @@ export const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (h
       }))
   })).pipe(Layer.provide(AppsRepo.Default))
 
-export const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (handlers) =>
+const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     return handlers.handle("list", ({ urlParams }) =>
@@ -73,7 +73,7 @@ export const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (han
       }))
   })).pipe(Layer.provide([AccountsRepo.Default, AppsRepo.Default, AccountAuthLive]))
 
-export const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (handlers) =>
+const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     return handlers.handle("sync", ({ path, payload }) =>
@@ -86,3 +86,6 @@ export const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps"
         return { app: appRecord(yield* Effect.orDie(loadApp(apps, path.app_id))), created: synced.created }
       }))
   })).pipe(Layer.provide([AccountsRepo.Default, AppsRepo.Default, InternalAuthLive]))
+
+/** The app-management area: authors' and apps' own routes, the public app view and the registry sync. */
+export const AppManagementLive = Layer.mergeAll(AppsLive, AppsPublicLive, OwnedAppsLive, InternalAppsLive)

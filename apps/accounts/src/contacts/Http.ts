@@ -9,7 +9,7 @@ import { AccountAuthLive } from "../auth/AccountAuth.ts"
 /** A used code must not be lost to a dropped connection: verifying runs to the end. */
 const toTheEnd = { uninterruptible: true } as const
 
-export const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers) =>
+const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers) =>
   Effect.map(makeContactRoutes("email"), (routes) =>
     handlers
       .handle("list", () => routes.list)
@@ -17,15 +17,9 @@ export const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers)
       .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
       .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))
       .handle("makePrimary", ({ path }) => routes.makePrimary(path.email))
-      .handle("remove", ({ path }) => routes.remove(path.email)))).pipe(
-  Layer.provide([
-    ContactsRepo.Default,
-    AccountsRepo.Default,
-    AccountAuthLive
-  ])
-)
+      .handle("remove", ({ path }) => routes.remove(path.email))))
 
-export const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers) =>
+const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers) =>
   Effect.map(makeContactRoutes("phone"), (routes) =>
     handlers
       .handle("list", () => routes.list)
@@ -33,10 +27,9 @@ export const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers)
       .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
       .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))
       .handle("makePrimary", ({ path }) => routes.makePrimary(path.phone))
-      .handle("remove", ({ path }) => routes.remove(path.phone)))).pipe(
-  Layer.provide([
-    ContactsRepo.Default,
-    AccountsRepo.Default,
-    AccountAuthLive
-  ])
+      .handle("remove", ({ path }) => routes.remove(path.phone))))
+
+/** The contacts area: a Carbon's emails and phones. */
+export const ContactsLive = Layer.mergeAll(EmailsLive, PhonesLive).pipe(
+  Layer.provide([ContactsRepo.Default, AccountsRepo.Default, AccountAuthLive])
 )

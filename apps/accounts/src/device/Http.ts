@@ -11,6 +11,7 @@ import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
 import { authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
 import { displayUserCode } from "./userCode.ts"
 import { now } from "@platform/service"
+import { DeviceApprovalLive } from "./ApprovalHttp.ts"
 
 /** The account site's page where a person types the user code (served on the public origin, not by this API). */
 export const VERIFICATION_PAGE_PATH = "/device"
@@ -20,7 +21,7 @@ const clientLabelOf = (parameters: ReadonlyMap<string, string>): string | null =
   return label === undefined || label === "" ? null : label.slice(0, CLIENT_LABEL_LIMIT)
 }
 
-export const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "deviceAuthorization", (handlers) =>
+const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "deviceAuthorization", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter
@@ -51,3 +52,6 @@ export const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "device
         }
       }), { uninterruptible: true })
   })).pipe(Layer.provide(DeviceCodesRepo.Default))
+
+/** The device area: the device authorization endpoint and the Carbon's approval. */
+export const DeviceLive = Layer.mergeAll(DeviceAuthorizationLive, DeviceApprovalLive)

@@ -9,13 +9,15 @@ import type { Moved } from "./FlowCore.ts"
 import { FlowEngine } from "./FlowEngine.ts"
 import { FlowProviderMoves } from "./FlowProviderMoves.ts"
 import { answerMoved, readFlowCookies } from "./flowCookies.ts"
+import { AuthorizeLive } from "./AuthorizeHttp.ts"
+import { ProvidersLive } from "./ProviderCallbackHttp.ts"
 
 const createsPerIp: RateLimitRule = { id: "flows_create", operation: "POST /v1/flows", limit: 300, window: "1 minute", per: "IP" }
 
 /** A used code or a claimed provider answer must not be lost to a dropped connection: those moves run to the end. */
 const toTheEnd = { uninterruptible: true } as const
 
-export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
+const HostedFlowLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const engine = yield* FlowEngine
@@ -91,3 +93,6 @@ export const FlowsLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =
       .handle("cancel", ({ path }) =>
         Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.cancel(path.id, c)), answer)))
   })).pipe(Layer.provide([FlowCodeMoves.Default, FlowProviderMoves.Default, FlowEngine.Default]))
+
+/** The flows area: the hosted flow, /authorize that starts it, and the providers' callbacks. */
+export const FlowsLive = Layer.mergeAll(HostedFlowLive, AuthorizeLive, ProvidersLive)

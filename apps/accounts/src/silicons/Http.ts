@@ -22,6 +22,9 @@ import { TokenIssuerLive } from "./TokenIssuerLive.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AssertionVerifier } from "./assertions/AssertionVerifier.ts"
+import { CustodianRequestsLive, MySiliconsLive } from "./CustodyHttp.ts"
+import { SiliconKeysLive } from "./keys/Http.ts"
+import { SiliconIdentityLive } from "./identity/Http.ts"
 
 const CLIENT_LABEL_LIMIT = 100
 
@@ -56,7 +59,7 @@ const loginForm = (body: { readonly id?: string | undefined; readonly stk?: stri
   return Effect.succeed({ form: "stk" as const, id: body.id, stk: body.stk })
 }
 
-export const SiliconsLive = HttpApiBuilder.group(AccountsApi, "silicons", (handlers) =>
+const SiliconCreateAndLoginLive = HttpApiBuilder.group(AccountsApi, "silicons", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter
@@ -129,4 +132,13 @@ export const SiliconsLive = HttpApiBuilder.group(AccountsApi, "silicons", (handl
     Custody.Default,
     AssertionVerifier.Default
   ])
+)
+
+/** The silicons area: creation and login, custody, keys and identity tokens. */
+export const SiliconsLive = Layer.mergeAll(
+  SiliconCreateAndLoginLive,
+  CustodianRequestsLive,
+  MySiliconsLive,
+  SiliconKeysLive,
+  SiliconIdentityLive
 )
