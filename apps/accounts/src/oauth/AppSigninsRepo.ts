@@ -94,7 +94,7 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
         if (row.signin_id === null || row.signin_expires_at === null) return CodeSignin.Refused({ reason: "access_removed" })
         if (row.membership_now === "access_removed") {
           // Access was removed between this statement's snapshot and its membership write: no token leaves.
-          yield* Effect.orDie(signins.revokeSignin(row.signin_id, now, "access_removed"))
+          yield* signins.revokeSignin(row.signin_id, now, "access_removed")
           return CodeSignin.Refused({ reason: "access_removed" })
         }
         const { membership_now, signin_expires_at, signin_id, ...account } = row
