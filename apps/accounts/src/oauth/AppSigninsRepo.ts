@@ -40,7 +40,11 @@ const RefreshTokenState = Schema.Struct({
 })
 const decodeRefreshStates = Schema.decodeUnknown(Schema.Array(RefreshTokenState))
 
-/** App sign-ins: the ones authorization codes start, what they were granted, and the membership they belong to. */
+/**
+ * App sign-ins: the ones authorization codes start, what they were granted, and the membership they belong to.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/AppSigninsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
