@@ -106,6 +106,18 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicons in custody", (it)
       expect(otherTaken.status).toBe(409)
     }))
 
+  it.effect("an id another account holds is 409 id_taken with free suggestions; the Silicon keeps its id", () =>
+    Effect.gen(function*() {
+      const first = yield* custodianWithSilicon
+      const second = yield* custodianWithSilicon
+      const taken = yield* send("POST", `/v1/me/silicons/${second.uuid}/id`, second.token, { id: `si:${first.siliconHandle}` })
+      expect(taken.status).toBe(409)
+      expect(taken.body.error.code).toBe("id_taken")
+      expect(taken.body.error.details.suggestions).toEqual(expect.arrayContaining([expect.stringMatching(/^si:/)]))
+      const kept = yield* send("GET", `/v1/me/silicons/${second.uuid}`, second.token)
+      expect(kept.body.id).toBe(`si:${second.siliconHandle}`)
+    }))
+
   it.effect("STK rotation: generated and shown once, or chosen; old sign-ins end; the old STK stops", () =>
     Effect.gen(function*() {
       const { created, siliconHandle, token, uuid } = yield* custodianWithSilicon

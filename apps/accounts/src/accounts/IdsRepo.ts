@@ -17,7 +17,8 @@ export const IdAvailability = Data.taggedEnum<IdAvailability>()
  * Account ids: who holds a handle, the reservations a changed-away handle keeps for its previous
  * owner, and free ids to suggest instead of a taken one.
  *
- * Database failures: every query here is a read no caller can act on, so SqlError is a defect.
+ * Database failures: SqlError is a defect (no caller can act on one), except in the steps that run inside
+ * their caller's transaction (`releaseReservation`, `reserve`), which leave it to that caller.
  */
 export class IdsRepo extends Effect.Service<IdsRepo>()("accounts/IdsRepo", {
   effect: Effect.gen(function*() {
@@ -75,6 +76,19 @@ export class IdsRepo extends Effect.Service<IdsRepo>()("accounts/IdsRepo", {
         return IdAvailability.Free({ id })
       })
 
-    return { refuseTakenId, reservedUntil, idAvailability } as const
+    /** Inside the caller's transaction: the account's own reservation of `handle` is taken back. */
+    const releaseReservation = (handle: string, accountUuid: string) =>
+      Effect.asVoid(sql`DELETE FROM account_id_reservations WHERE handle = ${handle} AND account_uuid = ${accountUuid}`)
+
+    /** Inside the caller's transaction: `handle` is kept for `accountUuid` until `until` (replacing any reservation of it). */
+    const reserve = (handle: string, accountUuid: string, until: Date, at: Date) =>
+      Effect.asVoid(sql`
+        INSERT INTO account_id_reservations (handle, account_uuid, reserved_until, created_at)
+        VALUES (${handle}, ${accountUuid}, ${until}, ${at})
+        ON CONFLICT (handle) DO UPDATE SET account_uuid = EXCLUDED.account_uuid,
+          reserved_until = EXCLUDED.reserved_until, created_at = EXCLUDED.created_at
+      `)
+
+    return { refuseTakenId, reservedUntil, idAvailability, releaseReservation, reserve } as const
   })
 }) {}

@@ -1,5 +1,4 @@
 import type { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
 import { uuidAt } from "./uuidPermutation.ts"
 
@@ -12,8 +11,10 @@ const decodeRows = Schema.decodeUnknown(Schema.Array(AllocatedRow))
  * allocations are serialized across every process, a rolled-back creation
  * gives its number back (no 3-character value is skipped), and a committed
  * one is never handed out again, whatever happens to the account later.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
  */
-export const allocateUuid = (sql: SqlClient.SqlClient): Effect.Effect<string, SqlError> =>
+export const allocateUuid = (sql: SqlClient.SqlClient): Effect.Effect<string> =>
   Effect.gen(function*() {
     const rows = yield* sql`
       UPDATE account_uuid_allocator SET next_index = next_index + 1

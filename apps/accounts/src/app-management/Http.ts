@@ -27,7 +27,8 @@ const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
     const apps = yield* AppsRepo
     const configs = yield* SigninConfigUpdate
     // The middleware found the app a moment ago; gone since is a defect, not a 404 the route declares.
-    const managedApp = Effect.flatMap(CurrentAppManager, (manager) => Effect.orDie(loadApp(apps, manager.appId)))
+    const managedApp = Effect.flatMap(CurrentAppManager, (manager) =>
+      loadApp(apps, manager.appId).pipe(Effect.catchTag("UnknownApp", Effect.die)))
     return handlers
       .handle("get", () => Effect.map(managedApp, appRecord))
       .handle("updateSigninConfig", ({ payload }) =>
@@ -79,11 +80,13 @@ const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (hand
     return handlers.handle("sync", ({ path, payload }) =>
       Effect.gen(function*() {
         const write = yield* registryAppWrite(path.app_id, payload)
-        const synced = yield* apps.syncFromRegistry(write).pipe(Effect.orDie)
+        const synced = yield* apps.syncFromRegistry(write)
         if (synced === undefined) {
           return yield* new AppSourceConflict({ message: `The app id ${path.app_id} belongs to an app that is not the registry's.` })
         }
-        return { app: appRecord(yield* Effect.orDie(loadApp(apps, path.app_id))), created: synced.created }
+        // Synced a moment ago: gone since is a defect, not a 404 the route declares.
+        const app = yield* loadApp(apps, path.app_id).pipe(Effect.catchTag("UnknownApp", Effect.die))
+        return { app: appRecord(app), created: synced.created }
       }))
   })).pipe(Layer.provide([AccountsRepo.Default, AppsRepo.Default, InternalAuthLive]))
 

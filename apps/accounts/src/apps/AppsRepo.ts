@@ -41,6 +41,27 @@ const decodeApps = (rows: unknown): Effect.Effect<ReadonlyArray<AppRow>> =>
 const decodeAppsWithStats = (rows: unknown): Effect.Effect<ReadonlyArray<AppStatsRow>> =>
   decodeStoredAppsWithStats(rows).pipe(Effect.flatMap(Effect.forEach(withStoredConfig)), Effect.orDie)
 
+/** The app's own idp secrets, each sealed at rest; absent when not set. */
+const IdpSecrets = Schema.Struct({ client_secret: Schema.optional(Schema.String), private_key: Schema.optional(Schema.String) })
+export type IdpSecrets = typeof IdpSecrets.Type
+
+/** An app's sign-in setup as stored, read under a row lock to change it. */
+const LockedSigninConfig = Schema.Struct({
+  signin_config: Schema.Unknown,
+  config_version: Schema.Number,
+  idp_secrets: IdpSecrets
+})
+const decodeLockedConfig = rowsDecoder(LockedSigninConfig)
+
+/** A new version of an app's sign-in setup. */
+export interface SigninConfigChange {
+  readonly version: number
+  readonly config: SigninConfig
+  readonly idpSecrets: IdpSecrets
+  readonly changedBy: string | null
+  readonly at: Date
+}
+
 /** Keyset position of the owned-apps list (newest first). */
 export const OwnedPosition = Schema.Tuple(Schema.String, Schema.String)
 
@@ -59,7 +80,12 @@ export interface AppWrite {
   readonly secretHash: string | null
 }
 
-/** App records, their authors and their sign-in setup versions. */
+/**
+ * App records, their authors and their sign-in setup versions.
+ *
+ * Database failures: SqlError is a defect; the steps that run inside their caller's transaction
+ * (`insert`, `lockSigninConfig`, `saveSigninConfig`) leave it to that caller.
+ */
 export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -154,7 +180,7 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
      * (never touching its sign-in setup, which its authors manage here). An id
      * held by an app of another source is not overwritten: false.
      */
-    const syncFromRegistry = (app: AppWrite): Effect.Effect<{ readonly created: boolean } | undefined, SqlError> =>
+    const syncFromRegistry = (app: AppWrite): Effect.Effect<{ readonly created: boolean } | undefined> =>
       sql.withTransaction(Effect.gen(function*() {
         const at = yield* now
         if (yield* insert(app, {}, at)) return { created: true }
@@ -168,8 +194,46 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
         if (updated.length === 0) return undefined
         yield* replaceAuthors(app.appId, app.ownerUuid, app.coauthorUuids)
         return { created: false }
-      }))
+      })).pipe(Effect.orDie)
 
-    return { find, findWithStats, credentialsOf, isAuthor, listAuthored, insert, syncFromRegistry } as const
+    /** Inside the caller's transaction: the app's sign-in setup, locked until the transaction ends; none for an unknown app. */
+    const lockSigninConfig = (appId: string) =>
+      sql`
+        SELECT signin_config, config_version, idp_secrets FROM apps WHERE app_id = ${appId} FOR UPDATE
+      `.pipe(Effect.flatMap(decodeLockedConfig), Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    /** Inside the caller's transaction: the app's new sign-in setup, kept as `version` in its history. */
+    const saveSigninConfig = (appId: string, change: SigninConfigChange) =>
+      Effect.gen(function*() {
+        const config = JSON.stringify(change.config)
+        yield* sql`
+          UPDATE apps SET signin_config = ${config}::jsonb, config_version = ${change.version},
+            idp_secrets = ${JSON.stringify(change.idpSecrets)}::jsonb, updated_at = ${change.at}
+          WHERE app_id = ${appId}
+        `
+        yield* sql`
+          INSERT INTO app_config_versions (app_id, version, signin_config, changed_by, changed_at)
+          VALUES (${appId}, ${change.version}, ${config}::jsonb, ${change.changedBy}, ${change.at})
+        `
+      })
+
+    /** The app's own idp secret as stored (sealed); none when it is not stored. */
+    const sealedIdpSecret = (appId: string, field: keyof IdpSecrets): Effect.Effect<Option.Option<string>> =>
+      sql<{ readonly sealed: string | null }>`
+        SELECT idp_secrets->>${field} AS sealed FROM apps WHERE app_id = ${appId}
+      `.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0]?.sealed)))
+
+    return {
+      find,
+      findWithStats,
+      credentialsOf,
+      isAuthor,
+      listAuthored,
+      insert,
+      syncFromRegistry,
+      lockSigninConfig,
+      saveSigninConfig,
+      sealedIdpSecret
+    } as const
   })
 }) {}

@@ -71,7 +71,7 @@ export const createFakeApp = (input: NewFakeApp) =>
       status: "active",
       source: "fake",
       secretHash: sha256Hex(secret)
-    }, config, at)).pipe(Effect.orDie)
+    }, config, at)).pipe(Effect.catchTag("SqlError", Effect.die))
     if (!created) return yield* new AppIdTaken({ message: `An app with the id ${appId} exists already.` })
     const app = yield* apps.findWithStats(appId!)
     return { app: Option.getOrThrow(app), secret }

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Either, Option } from "effect"
 import { now } from "@platform/service"
 import { SecretsAtRest } from "../SecretsAtRest.ts"
 import { ConfigVersionConflict } from "./errors.ts"
-import { rowsDecoder } from "@platform/database"
+import { AppsRepo } from "./AppsRepo.ts"
 import {
   applyPatch,
   decodeStoredSigninConfig,
@@ -12,12 +12,6 @@ import {
   toValidationFailed,
   validateSigninConfig
 } from "./signinConfig/index.ts"
-
-const Locked = Schema.Struct({
-  signin_config: Schema.Unknown,
-  config_version: Schema.Number,
-  idp_secrets: Schema.Struct({ client_secret: Schema.optional(Schema.String), private_key: Schema.optional(Schema.String) })
-})
 
 const nextSecret = (change: SecretChange, stored: string | undefined, seal: (value: string) => string) =>
   change._tag === "Set" ? seal(change.value) : change._tag === "Removed" ? undefined : stored
@@ -29,20 +23,17 @@ const nextSecret = (change: SecretChange, stored: string | undefined, seal: (val
  * version (kept in history) only when something changed. Secrets are sealed
  * at rest and never returned.
  */
-const decodeLocked = rowsDecoder(Locked)
-
 export class SigninConfigUpdate extends Effect.Service<SigninConfigUpdate>()("accounts/SigninConfigUpdate", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const secrets = yield* SecretsAtRest
+    const apps = yield* AppsRepo
 
     const update = (appId: string, patch: SigninConfigPatch, changedBy: string | null) =>
       sql.withTransaction(Effect.gen(function*() {
-        const rows = yield* sql`
-          SELECT signin_config, config_version, idp_secrets FROM apps WHERE app_id = ${appId} FOR UPDATE
-        `.pipe(Effect.orDie, Effect.flatMap(decodeLocked))
-        const locked = rows[0]
-        if (locked === undefined) return yield* Effect.dieMessage(`app ${appId} vanished`)
+        const found = yield* apps.lockSigninConfig(appId)
+        if (Option.isNone(found)) return yield* Effect.dieMessage(`app ${appId} vanished`)
+        const locked = found.value
         if (patch.expected_version !== undefined && patch.expected_version !== locked.config_version) {
           return yield* new ConfigVersionConflict({
             message: `The sign-in setup is at version ${locked.config_version}, not ${patch.expected_version}.`,
@@ -64,20 +55,11 @@ export class SigninConfigUpdate extends Effect.Service<SigninConfigUpdate>()("ac
           client_secret: nextSecret(result.secrets.client_secret, locked.idp_secrets.client_secret, (value) => secrets.seal("idp_client_secret", value)),
           private_key: nextSecret(result.secrets.private_key, locked.idp_secrets.private_key, (value) => secrets.seal("idp_private_key", value))
         }
-        const config = JSON.stringify(result.config)
-        yield* sql`
-          UPDATE apps SET signin_config = ${config}::jsonb, config_version = ${version},
-            idp_secrets = ${JSON.stringify(idpSecrets)}::jsonb, updated_at = ${at}
-          WHERE app_id = ${appId}
-        `
-        yield* sql`
-          INSERT INTO app_config_versions (app_id, version, signin_config, changed_by, changed_at)
-          VALUES (${appId}, ${version}, ${config}::jsonb, ${changedBy}, ${at})
-        `
+        yield* apps.saveSigninConfig(appId, { version, config: result.config, idpSecrets, changedBy, at })
         return Option.some(version)
       })).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("SigninConfigUpdate.update"))
 
     return { update } as const
   }),
-  dependencies: [SecretsAtRest.Default]
+  dependencies: [SecretsAtRest.Default, AppsRepo.Default]
 }) {}

@@ -97,7 +97,7 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
           }
         })
       )
-      const signin = yield* Effect.flatMap(Effect.orDie(signins.find(claims.sid)), (found) =>
+      const signin = yield* Effect.flatMap(signins.find(claims.sid), (found) =>
         Option.match(found, {
           onNone: () => Effect.fail(new TokenRevoked({ message: "This sign-in no longer exists." })),
           onSome: (signin) => live(signin, now)
@@ -107,7 +107,7 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
 
   const fromCookie = (value: string, now: Date) =>
     Effect.gen(function*() {
-      const found = yield* Effect.orDie(signins.findBySessionCookie(sha256Hex(value)))
+      const found = yield* signins.findBySessionCookie(sha256Hex(value))
       const signin = yield* Option.match(found, {
         onNone: () => Effect.fail(new SessionExpired({ message: "This browser session has ended; sign in again." })),
         onSome: (signin) => live(signin, now)

@@ -91,10 +91,11 @@ export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handl
             purpose: CLI_LOGIN_PURPOSE,
             code: payload.code
           })
+          // The code went to this address, checked when it was sent: it cannot fail validation now.
           const account = yield* contacts.findByVerifiedContact(
             verified.channel === "email" ? "email" : "phone",
             verified.destination
-          ).pipe(Effect.orDie)
+          ).pipe(Effect.catchTag("ValidationFailed", Effect.die))
           if (Option.isNone(account) || account.value.status !== "active") {
             return yield* Effect.fail(
               new AccountNotFound({ message: "No account uses this address. Sign up first, then sign in." })

@@ -40,7 +40,7 @@ export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceAppro
     const decide = (typed: string, decision: Decision) =>
       Effect.gen(function*() {
         const { accountUuid, userCode } = yield* carbonAndCode(typed)
-        const outcome = yield* Effect.orDie(codes.decide(userCode, decision, accountUuid, yield* now))
+        const outcome = yield* codes.decide(userCode, decision, accountUuid, yield* now)
         switch (outcome._tag) {
           case "Decided":
             return deviceRequestOf(outcome.row)
@@ -60,7 +60,7 @@ export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceAppro
       .handle("lookup", ({ path }) =>
         Effect.gen(function*() {
           const { userCode } = yield* carbonAndCode(path.user_code)
-          const found = yield* Effect.orDie(codes.findLive(userCode, yield* now))
+          const found = yield* codes.findLive(userCode, yield* now)
           return Option.isSome(found) ? deviceRequestOf(found.value) : yield* Effect.fail(notFound())
         }))
       .handle("approve", ({ path }) => decide(path.user_code, "approved"), { uninterruptible: true })

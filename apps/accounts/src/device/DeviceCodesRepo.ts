@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { columnsOf } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
@@ -66,12 +65,16 @@ const tooSoon = (row: DeviceCodeRow, now: Date): boolean =>
   row.last_polled_at !== null &&
   now.getTime() - row.last_polled_at.getTime() < row.interval_seconds * 1000 - Duration.toMillis(POLL_TOLERANCE)
 
-/** Device authorization requests: issued to a device, decided by a Carbon, collected once by polling. */
+/**
+ * Device authorization requests: issued to a device, decided by a Carbon, collected once by polling.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts/DeviceCodesRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const create = (input: NewDeviceCode): Effect.Effect<IssuedDeviceCode, SqlError> =>
+    const create = (input: NewDeviceCode): Effect.Effect<IssuedDeviceCode> =>
       Effect.gen(function*() {
         const deviceCode = randomToken(DEVICE_CODE_PREFIX)
         const expiresAt = plus(input.now, DEVICE_CODE_LIFETIME)
@@ -88,13 +91,13 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
           if (inserted.length > 0) return { deviceCode, userCode, expiresAt, intervalSeconds: POLL_INTERVAL_SECONDS }
         }
         return yield* Effect.dieMessage(`no free user code after ${USER_CODE_ATTEMPTS} attempts`)
-      }).pipe(Effect.withSpan("DeviceCodesRepo.create"))
+      }).pipe(Effect.orDie, Effect.withSpan("DeviceCodesRepo.create"))
 
     /**
      * One poll by `clientId`. The row is locked for the poll, so of two concurrent polls of an
      * approved code exactly one sees it approved (and marks it used); the other sees it used.
      */
-    const poll = (deviceCode: string, clientId: string, now: Date): Effect.Effect<PollOutcome, SqlError> =>
+    const poll = (deviceCode: string, clientId: string, now: Date): Effect.Effect<PollOutcome> =>
       sql.withTransaction(Effect.gen(function*() {
         const found = yield* firstRow(
           yield* sql`SELECT ${sql.literal(DEVICE_CODE_COLUMNS)} FROM device_codes WHERE device_code_hash = ${sha256Hex(deviceCode)} FOR UPDATE`
@@ -124,12 +127,12 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
             return PollOutcome.Pending()
           }
         }
-      })).pipe(Effect.withSpan("DeviceCodesRepo.poll"))
+      })).pipe(Effect.orDie, Effect.withSpan("DeviceCodesRepo.poll"))
 
     /** The request a user code names, while it lives; `userCode` in stored form. */
-    const findLive = (userCode: string, now: Date): Effect.Effect<Option.Option<DeviceCodeRow>, SqlError> =>
+    const findLive = (userCode: string, now: Date): Effect.Effect<Option.Option<DeviceCodeRow>> =>
       Effect.flatMap(
-        sql`SELECT ${sql.literal(DEVICE_CODE_COLUMNS)} FROM device_codes WHERE user_code = ${userCode} AND expires_at > ${now}`,
+        Effect.orDie(sql`SELECT ${sql.literal(DEVICE_CODE_COLUMNS)} FROM device_codes WHERE user_code = ${userCode} AND expires_at > ${now}`),
         firstRow
       )
 
@@ -139,7 +142,7 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
       decision: Decision,
       accountUuid: string,
       now: Date
-    ): Effect.Effect<DecideOutcome, SqlError> =>
+    ): Effect.Effect<DecideOutcome> =>
       Effect.gen(function*() {
         const decided = yield* firstRow(
           yield* sql`
@@ -152,12 +155,15 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
         const live = yield* findLive(userCode, now)
         if (Option.isNone(live)) return DecideOutcome.NotFound()
         return DecideOutcome.AlreadyDecided({ status: live.value.status === "denied" ? "denied" : "approved" })
-      }).pipe(Effect.withSpan("DeviceCodesRepo.decide"))
+      }).pipe(Effect.orDie, Effect.withSpan("DeviceCodesRepo.decide"))
 
     /** Deletes requests that expired more than 7 days before `now`; returns how many went. */
-    const sweep = (now: Date): Effect.Effect<number, SqlError> => {
+    const sweep = (now: Date): Effect.Effect<number> => {
       const cutoff = new Date(now.getTime() - Duration.toMillis(DEVICE_CODE_RETENTION))
-      return Effect.map(sql`DELETE FROM device_codes WHERE expires_at < ${cutoff} RETURNING user_code`, (rows) => rows.length)
+      return sql`DELETE FROM device_codes WHERE expires_at < ${cutoff} RETURNING user_code`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.length)
+      )
     }
 
     return { create, poll, findLive, decide, sweep } as const

@@ -36,11 +36,11 @@ const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "deviceAuthori
         yield* enforceRateLimit(limiter, authorizationsPerIp, yield* clientAddress(config.trustProxy))
         const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
         yield* requirePublicClient(FIRST_PARTY_CLIENT_ID, request.headers["authorization"], parameters)
-        const issued = yield* Effect.orDie(codes.create({
+        const issued = yield* codes.create({
           clientId: FIRST_PARTY_CLIENT_ID,
           clientLabel: clientLabelOf(parameters),
           now: yield* now
-        }))
+        })
         const userCode = displayUserCode(issued.userCode)
         return {
           device_code: issued.deviceCode,

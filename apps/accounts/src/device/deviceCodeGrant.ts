@@ -49,8 +49,8 @@ export const deviceCodeGrant = (
           Either.right
         )
         : Effect.succeed(Either.left(outcome))
-    const answer = yield* Effect.orDie(
-      sql.withTransaction(Effect.flatMap(codes.poll(deviceCode, FIRST_PARTY_CLIENT_ID, at), collect))
+    const answer = yield* sql.withTransaction(Effect.flatMap(codes.poll(deviceCode, FIRST_PARTY_CLIENT_ID, at), collect)).pipe(
+      Effect.catchTag("SqlError", Effect.die)
     )
     if (Either.isLeft(answer)) return yield* Effect.fail(refusalOf(answer.left))
     return answer.right

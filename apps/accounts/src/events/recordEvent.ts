@@ -11,7 +11,11 @@ export type AccountEventType =
   | "silicon.custodian.accepted"
   | "silicon.stk_rotated"
 
-/** Writes one event to the outbox; call it inside the transaction that makes the change it reports. */
+/**
+ * Writes one event to the outbox; call it inside the transaction that makes the change it reports.
+ *
+ * Database failures: SqlError is left to that caller, whose transaction ends with it.
+ */
 export const recordEvent = (sql: SqlClient.SqlClient, event: {
   readonly type: AccountEventType
   readonly accountUuid: string

@@ -1,9 +1,7 @@
-import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Effect, Option } from "effect"
-import { FIRST_PARTY_CLIENT_ID } from "../oauth/AccessTokens.ts"
 import type { SigninRow } from "../oauth/Signin.ts"
-import { newSigninId, SIGNIN_LIFETIME, signinExpiry, SigninsRepo } from "../oauth/SigninsRepo.ts"
+import { SIGNIN_LIFETIME, SigninsRepo } from "../oauth/SigninsRepo.ts"
 
 /** The browser session cookie lasts 900 days (spec 1, Lifetimes): the lifetime of the first-party sign-in it stands for. */
 export const BROWSER_SESSION_LIFETIME = SIGNIN_LIFETIME
@@ -14,19 +12,12 @@ export const BROWSER_SESSION_LIFETIME = SIGNIN_LIFETIME
  */
 export class BrowserSessions extends Effect.Service<BrowserSessions>()("accounts/BrowserSessions", {
   effect: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const signins = yield* SigninsRepo
 
     /** Starts a session for the account; the cookie value is returned once. */
     const start = (accountUuid: string, at: Date): Effect.Effect<string> => {
       const cookie = randomToken("sas_")
-      const expiresAt = signinExpiry(at)
-      return sql`
-        INSERT INTO signins (id, account_uuid, client_id, client_label, method, session_cookie_hash, created_at, expires_at,
-                             last_used_at)
-        VALUES (${newSigninId()}, ${accountUuid}, ${FIRST_PARTY_CLIENT_ID}, 'Browser', 'hosted',
-                ${sha256Hex(cookie)}, ${at}, ${expiresAt}, ${at})
-      `.pipe(Effect.orDie, Effect.as(cookie))
+      return Effect.as(signins.startBrowserSession(accountUuid, sha256Hex(cookie), at), cookie)
     }
 
     /** The live sign-in the cookie stands for, if any. */
@@ -34,7 +25,6 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("accounts
       cookie === undefined || cookie === ""
         ? Effect.succeed(Option.none())
         : signins.findBySessionCookie(sha256Hex(cookie)).pipe(
-          Effect.orDie,
           Effect.map(Option.filter((signin) => signin.revoked_at === null && signin.expires_at.getTime() > at.getTime()))
         )
 

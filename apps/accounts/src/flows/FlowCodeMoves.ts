@@ -136,7 +136,10 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         const sent = (yield* core.expectStep(loaded, ["verify_code"])).challenge
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: purposeOf(id), code })
         const config = loaded.app.signin_config
-        const account = yield* contacts.findByVerifiedContact(sent.channel, sent.destination).pipe(Effect.orDie)
+        // The code went to this address, checked when it was sent: it cannot fail validation now.
+        const account = yield* contacts.findByVerifiedContact(sent.channel, sent.destination).pipe(
+          Effect.catchTag("ValidationFailed", Effect.die)
+        )
         if (Option.isSome(account)) {
           if (account.value.kind !== "carbon" || account.value.status !== "active") {
             return yield* new AccountUnavailable({ message: "The account using this address cannot sign in." })

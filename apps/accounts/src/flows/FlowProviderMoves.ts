@@ -99,7 +99,9 @@ export class FlowProviderMoves extends Effect.Service<FlowProviderMoves>()("acco
     const signUp = (loaded: Loaded, provider: ProviderName, identity: ProviderIdentity) =>
       Effect.gen(function*() {
         const appConfig = loaded.app.signin_config
-        const holder = yield* contacts.findByVerifiedContact("email", identity.email).pipe(Effect.orDie)
+        const holder = yield* contacts.findByVerifiedContact("email", identity.email).pipe(
+          Effect.catchTag("ValidationFailed", Effect.die)
+        )
         if (Option.isSome(holder)) {
           return yield* core.commit(
             loaded,

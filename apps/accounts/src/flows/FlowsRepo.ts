@@ -9,7 +9,11 @@ export type { FlowRow } from "./FlowRow.ts"
 const decodeRows = rowsDecoder(FlowRow)
 const encodeState = (state: FlowState) => JSON.stringify(Schema.encodeSync(FlowState)(state))
 
-/** Hosted flows; each move is a compare-and-set on `version`. The `step` column repeats the state's step for SQL readers. */
+/**
+ * Hosted flows; each move is a compare-and-set on `version`. The `step` column repeats the state's step for SQL readers.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class FlowsRepo extends Effect.Service<FlowsRepo>()("accounts/FlowsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

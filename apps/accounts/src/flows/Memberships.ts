@@ -10,7 +10,11 @@ export type MembershipRow = typeof MembershipRow.Type
 
 const decodeMemberships = rowsDecoder(MembershipRow)
 
-/** An account's membership with an app and the scopes it granted that app. */
+/**
+ * An account's membership with an app and the scopes it granted that app.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class Memberships extends Effect.Service<Memberships>()("accounts/Memberships", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -32,7 +32,11 @@ export type SignupRow = typeof SignupRow.Type
 
 const decodeRows = rowsDecoder(SignupRow)
 
-/** Addresses proven by a code or an identity provider that no account holds yet, bound to a browser by the `sa_signup` cookie. */
+/**
+ * Addresses proven by a code or an identity provider that no account holds yet, bound to a browser by the `sa_signup` cookie.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/SignupSessions", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

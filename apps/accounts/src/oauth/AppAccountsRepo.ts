@@ -59,7 +59,11 @@ export const appSigninViewOf = (sql: SqlClient.SqlClient, signinId: string | Sta
     WHERE si.id = ${signinId}
   `
 
-/** App sign-ins read with their account as the app sees it. */
+/**
+ * App sign-ins read with their account as the app sees it.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts/AppAccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -40,7 +40,11 @@ const RefreshTokenState = Schema.Struct({
 })
 const decodeRefreshStates = Schema.decodeUnknown(Schema.Array(RefreshTokenState))
 
-/** App sign-ins: the ones authorization codes start, what they were granted, and the membership they belong to. */
+/**
+ * App sign-ins: the ones authorization codes start, what they were granted, and the membership they belong to.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/AppSigninsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -94,7 +98,7 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
         if (row.signin_id === null || row.signin_expires_at === null) return CodeSignin.Refused({ reason: "access_removed" })
         if (row.membership_now === "access_removed") {
           // Access was removed between this statement's snapshot and its membership write: no token leaves.
-          yield* Effect.orDie(signins.revokeSignin(row.signin_id, now, "access_removed"))
+          yield* signins.revokeSignin(row.signin_id, now, "access_removed")
           return CodeSignin.Refused({ reason: "access_removed" })
         }
         const { membership_now, signin_expires_at, signin_id, ...account } = row

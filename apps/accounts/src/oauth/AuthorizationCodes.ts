@@ -53,7 +53,11 @@ export const Redemption = Data.taggedEnum<Redemption>()
 const decodeCodes = rowsDecoder(AuthorizationCodeRow)
 const CODE_COLUMNS = columnsOf(AuthorizationCodeRow.fields)
 
-/** Authorization codes, stored as SHA-256 digests. */
+/**
+ * Authorization codes, stored as SHA-256 digests.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("accounts/AuthorizationCodes", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

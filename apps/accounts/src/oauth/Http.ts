@@ -38,7 +38,7 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
           const client = yield* authenticate(request, parameters)
           const token = yield* required(parameters, "token")
           const at = yield* now
-          const byRefresh = yield* Effect.orDie(signins.findByRefreshToken(token))
+          const byRefresh = yield* signins.findByRefreshToken(token)
           const signinId = Option.isSome(byRefresh)
             ? Option.some(byRefresh.value.id).pipe(Option.filter(() => byRefresh.value.client_id === client.clientId))
             : yield* tokens.verify(token, client.clientId, at).pipe(
@@ -46,7 +46,7 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
               Effect.orElseSucceed(() => Option.none<string>())
             )
           // RFC 7009 §2.2: an unknown, already revoked or another client's token is answered like a revoked one.
-          if (Option.isSome(signinId)) yield* Effect.orDie(signins.revokeSignin(signinId.value, at, "revoked_by_client"))
+          if (Option.isSome(signinId)) yield* signins.revokeSignin(signinId.value, at, "revoked_by_client")
         }), { uninterruptible: true })
       .handleRaw("introspect", ({ request }) =>
         Effect.gen(function*() {

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { rowsDecoder } from "@platform/database"
 import { Data, Duration, Effect, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "../accounts/AccountRow.ts"
+import { FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
 import { type AppSigninView, appSigninViewOf, decodeAppSigninViews } from "./AppAccountsRepo.ts"
 import { SIGNIN_COLUMNS, SIGNIN_COLUMNS_OF_S, type SigninMethod, SigninRow } from "./Signin.ts"
 
@@ -65,7 +65,11 @@ const decodeAccounts = rowsDecoder(AccountRow)
 export type RotationReading = "account" | "app"
 const firstSignin = (rows: unknown) => Effect.map(Effect.orDie(decodeSignins(rows)), (decoded) => Option.fromNullable(decoded[0]))
 
-/** Sign-ins and their rotating refresh tokens (stored as SHA-256 digests). */
+/**
+ * Sign-ins and their rotating refresh tokens (stored as SHA-256 digests).
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/SigninsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -78,7 +82,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
       )
     }
 
-    const start = (input: NewSignin): Effect.Effect<{ signin: SigninRow; refreshToken: string }, SqlError> =>
+    const start = (input: NewSignin): Effect.Effect<{ signin: SigninRow; refreshToken: string }> =>
       sql.withTransaction(Effect.gen(function*() {
         const id = newSigninId()
         const expiresAt = signinExpiry(input.now)
@@ -91,10 +95,25 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
         const signin = Option.getOrThrow(yield* firstSignin(rows))
         const refreshToken = yield* insertRefreshToken(id, input.now)
         return { signin, refreshToken }
-      })).pipe(Effect.withSpan("SigninsRepo.start"))
+      })).pipe(Effect.orDie, Effect.withSpan("SigninsRepo.start"))
 
-    const revokeSignin = (signinId: string, now: Date, reason: string) =>
-      sql`update signins set revoked_at = ${now}, revoked_reason = ${reason} where id = ${signinId} and revoked_at is null`
+    const revokeSignin = (signinId: string, now: Date, reason: string): Effect.Effect<void> =>
+      sql`update signins set revoked_at = ${now}, revoked_reason = ${reason} where id = ${signinId} and revoked_at is null`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      )
+
+    /**
+     * Starts a browser session of the account site: a first-party sign-in with method `hosted`
+     * whose cookie is kept as `cookieHash` (SHA-256).
+     */
+    const startBrowserSession = (accountUuid: string, cookieHash: string, at: Date): Effect.Effect<void> =>
+      sql`
+        INSERT INTO signins (id, account_uuid, client_id, client_label, method, session_cookie_hash, created_at, expires_at,
+                             last_used_at)
+        VALUES (${newSigninId()}, ${accountUuid}, ${FIRST_PARTY_CLIENT_ID}, 'Browser', 'hosted',
+                ${cookieHash}, ${at}, ${signinExpiry(at)}, ${at})
+      `.pipe(Effect.orDie, Effect.asVoid)
 
     /**
      * Uses a refresh token once, for the client its sign-in belongs to. The first use marks it
@@ -108,7 +127,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
       clientId: string,
       now: Date,
       reading: RotationReading = "account"
-    ): Effect.Effect<RotateResult, SqlError> =>
+    ): Effect.Effect<RotateResult> =>
       Effect.gen(function*() {
         const hash = sha256Hex(refreshToken)
         const next = randomToken(REFRESH_TOKEN_PREFIX)
@@ -161,50 +180,53 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
         if (known[0]!.client_id !== clientId) return RotateResult.WrongClient()
         yield* revokeSignin(known[0]!.signin_id, now, "refresh_token_reused")
         return RotateResult.Reused()
-      }).pipe(Effect.withSpan("SigninsRepo.rotate"))
+      }).pipe(Effect.orDie, Effect.withSpan("SigninsRepo.rotate"))
 
-    const find = (signinId: string) =>
-      Effect.flatMap(sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where id = ${signinId}`, firstSignin)
+    const find = (signinId: string): Effect.Effect<Option.Option<SigninRow>> =>
+      Effect.flatMap(Effect.orDie(sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where id = ${signinId}`), firstSignin)
 
-    const findByRefreshToken = (refreshToken: string) =>
+    const findByRefreshToken = (refreshToken: string): Effect.Effect<Option.Option<SigninRow>> =>
       Effect.flatMap(
-        sql`select ${sql.literal(SIGNIN_COLUMNS_OF_S)} from signins s join refresh_tokens r on r.signin_id = s.id where r.token_hash = ${
+        Effect.orDie(sql`select ${sql.literal(SIGNIN_COLUMNS_OF_S)} from signins s join refresh_tokens r on r.signin_id = s.id where r.token_hash = ${
           sha256Hex(refreshToken)
-        }`,
+        }`),
         firstSignin
       )
 
-    const findBySessionCookie = (cookieHash: string) =>
-      Effect.flatMap(sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where session_cookie_hash = ${cookieHash}`, firstSignin)
-
-    const listLive = (accountUuid: string, now: Date) =>
+    const findBySessionCookie = (cookieHash: string): Effect.Effect<Option.Option<SigninRow>> =>
       Effect.flatMap(
-        sql`
+        Effect.orDie(sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where session_cookie_hash = ${cookieHash}`),
+        firstSignin
+      )
+
+    const listLive = (accountUuid: string, now: Date): Effect.Effect<ReadonlyArray<SigninRow>> =>
+      Effect.flatMap(
+        Effect.orDie(sql`
           select ${sql.literal(SIGNIN_COLUMNS)} from signins
           where account_uuid = ${accountUuid} and revoked_at is null and expires_at > ${now}
           order by created_at desc
-        `,
+        `),
         (rows) => Effect.orDie(decodeSignins(rows))
       )
 
     /** Revokes one of the account's sign-ins; false when it has none of that id still live. */
-    const revoke = (accountUuid: string, signinId: string, now: Date, reason: string) =>
+    const revoke = (accountUuid: string, signinId: string, now: Date, reason: string): Effect.Effect<boolean> =>
       Effect.map(
-        sql`
+        Effect.orDie(sql`
           update signins set revoked_at = ${now}, revoked_reason = ${reason}
           where id = ${signinId} and account_uuid = ${accountUuid} and revoked_at is null
           returning id
-        `,
+        `),
         (rows) => rows.length > 0
       )
 
-    const revokeAll = (accountUuid: string, now: Date, reason: string) =>
+    const revokeAll = (accountUuid: string, now: Date, reason: string): Effect.Effect<number> =>
       Effect.map(
-        sql`
+        Effect.orDie(sql`
           update signins set revoked_at = ${now}, revoked_reason = ${reason}
           where account_uuid = ${accountUuid} and revoked_at is null
           returning id
-        `,
+        `),
         (rows) => rows.length
       )
 
@@ -217,7 +239,8 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
       listLive,
       revoke,
       revokeAll,
-      revokeSignin
+      revokeSignin,
+      startBrowserSession
     } as const
   })
 }) {}

@@ -56,7 +56,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
       readonly now: Date
     }) =>
       Effect.flatMap(
-        Effect.orDie(signins.start({ ...input, clientId: FIRST_PARTY_CLIENT_ID })),
+        signins.start({ ...input, clientId: FIRST_PARTY_CLIENT_ID }),
         ({ refreshToken, signin }) => respond(signin, refreshToken, input.now)
       )
 

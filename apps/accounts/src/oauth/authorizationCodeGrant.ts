@@ -33,7 +33,7 @@ export const authorizationCodeGrant = (client: OAuthClient, parameters: Readonly
       case "Reused": {
         const signinId = yield* appSignins.markCodeReused(redemption.code.code_hash, at)
         if (Option.isSome(signinId)) {
-          yield* Effect.orDie(signins.revokeSignin(signinId.value, at, "authorization_code_reused"))
+          yield* signins.revokeSignin(signinId.value, at, "authorization_code_reused")
         }
         return yield* invalidGrant("The authorization code was already used; the tokens issued from it are revoked.")
       }

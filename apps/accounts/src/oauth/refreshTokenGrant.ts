@@ -17,7 +17,7 @@ export const refreshTokenGrant = (client: OAuthClient, parameters: ReadonlyMap<s
     const refreshToken = yield* required(parameters, "refresh_token")
     const at = yield* now
     const reading = client.kind === "first_party" ? "account" : "app"
-    const rotated = yield* Effect.orDie(signins.rotate(refreshToken, client.clientId, at, reading))
+    const rotated = yield* signins.rotate(refreshToken, client.clientId, at, reading)
     switch (rotated._tag) {
       case "Rotated":
         return client.kind === "first_party"

@@ -2,7 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { ProviderName } from "./ProviderAnswer.ts"
 
-/** Identities at external providers, each linked to exactly one account. */
+/**
+ * Identities at external providers, each linked to exactly one account.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class LinkedIdentities extends Effect.Service<LinkedIdentities>()("accounts/LinkedIdentities", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

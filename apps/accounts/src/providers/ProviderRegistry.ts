@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
 import { Effect, Option, Redacted, Schema } from "effect"
 import type { AppRow } from "../apps/AppRecord.ts"
+import { AppsRepo } from "../apps/AppsRepo.ts"
 import type { SigninConfig } from "../apps/signinConfig/SigninConfig.ts"
 import { AccountsConfig } from "../config.ts"
 import { SecretsAtRest } from "../SecretsAtRest.ts"
@@ -60,21 +60,17 @@ const idpBName = (answer: URLSearchParams): string | null =>
 export class ProviderRegistry extends Effect.Service<ProviderRegistry>()("accounts/ProviderRegistry", {
   effect: Effect.gen(function*() {
     const config = yield* AccountsConfig
-    const sql = yield* SqlClient.SqlClient
+    const apps = yield* AppsRepo
     const secrets = yield* SecretsAtRest
 
     /** The app's own sealed idp secret, opened for the one call that needs it. */
     const ownSecret = (appId: string, field: "client_secret" | "private_key") =>
-      sql<{ readonly sealed: string | null }>`
-        SELECT idp_secrets->>${field} AS sealed FROM apps WHERE app_id = ${appId}
-      `.pipe(
-        Effect.orDie,
-        Effect.flatMap((rows) => {
-          const sealed = rows[0]?.sealed ?? null
+      apps.sealedIdpSecret(appId, field).pipe(
+        Effect.flatMap(Option.match({
           // The config said it is set (`*_set`); a secret gone since is a defect, not a sign-in failure.
-          if (sealed === null) return Effect.dieMessage(`the app's idp ${field} is not stored`)
-          return secrets.open(field === "client_secret" ? "idp_client_secret" : "idp_private_key", sealed)
-        }),
+          onNone: () => Effect.dieMessage(`the app's idp ${field} is not stored`),
+          onSome: (sealed) => secrets.open(field === "client_secret" ? "idp_client_secret" : "idp_private_key", sealed)
+        })),
         Effect.map(Redacted.make)
       )
 
@@ -142,5 +138,5 @@ export class ProviderRegistry extends Effect.Service<ProviderRegistry>()("accoun
 
     return { lookup } as const
   }),
-  dependencies: [SecretsAtRest.Default]
+  dependencies: [SecretsAtRest.Default, AppsRepo.Default]
 }) {}

@@ -38,7 +38,11 @@ const decodeTaken = rowsDecoder(TakenRow)
 const decodeClaimed = rowsDecoder(ClaimedRow)
 const encodeAnswer = (answer: ProviderAnswer) => JSON.stringify(Schema.encodeSync(ProviderAnswer)(answer))
 
-/** Round trips from a flow to an identity provider: started, answered once at the callback, claimed once by the flow. */
+/**
+ * Round trips from a flow to an identity provider: started, answered once at the callback, claimed once by the flow.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class RoundTrips extends Effect.Service<RoundTrips>()("accounts/RoundTrips", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -16,19 +16,19 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
       .handle("current", () =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const signin = yield* Effect.orDie(signins.find(account.signinId))
+          const signin = yield* signins.find(account.signinId)
           return sessionOf(Option.getOrThrow(signin), account.signinId)
         }))
       .handle("list", () =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const rows = yield* Effect.orDie(signins.listLive(account.uuid, yield* now))
+          const rows = yield* signins.listLive(account.uuid, yield* now)
           return { items: rows.map((row) => sessionOf(row, account.signinId)), next_cursor: null }
         }))
       .handle("revoke", ({ path }) =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const revoked = yield* Effect.orDie(signins.revoke(account.uuid, path.session_id, yield* now, "revoked_by_account"))
+          const revoked = yield* signins.revoke(account.uuid, path.session_id, yield* now, "revoked_by_account")
           if (!revoked) {
             return yield* Effect.fail(new SessionNotFound({ message: "No live sign-in of this account has that id." }))
           }
@@ -36,7 +36,7 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
       .handle("revokeAll", () =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const revoked = yield* Effect.orDie(signins.revokeAll(account.uuid, yield* now, "revoked_by_account"))
+          const revoked = yield* signins.revokeAll(account.uuid, yield* now, "revoked_by_account")
           return { revoked }
         }))
   })).pipe(Layer.provide([SigninsRepo.Default, AccountAuthLive]))

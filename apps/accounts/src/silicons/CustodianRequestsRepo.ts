@@ -1,10 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Option, Schema } from "effect"
+import { Data, Effect, Option, Schema } from "effect"
 import { summaryJson } from "../accounts/AccountSummary.ts"
+import { violatedConstraint } from "../accounts/constraintViolation.ts"
 import { CustodianRequestRow, type RequestStatus } from "./CustodianRequest.ts"
 import { rowsDecoder } from "@platform/database"
-
+import type { CustodianAddress } from "./custodianAddress.ts"
 
 /**
  * A request with the accounts it names. `to` is the Carbon named, or for a
@@ -51,7 +52,16 @@ export interface NewCustodianRequest {
   readonly expiresAt: Date
 }
 
-/** Custodian requests: initial ones of self-created Silicons, and transfers. */
+/** The Silicon has a pending request already (the unique index `custodian_requests_one_pending` said so). */
+export class RequestAlreadyPending extends Data.TaggedError("RequestAlreadyPending") {}
+
+/**
+ * Custodian requests: initial ones of self-created Silicons, and transfers.
+ *
+ * Database failures: SqlError is a defect, except a second pending request (RequestAlreadyPending);
+ * the steps that run inside their caller's transaction (`lockCustodian`, `insert`, `pendingInitialCount`,
+ * the locks and `decide`) leave SqlError to that caller.
+ */
 export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>()("accounts/CustodianRequestsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -60,14 +70,25 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
     const first = (rows: Effect.Effect<ReadonlyArray<object>, SqlError>) =>
       rows.pipe(Effect.orDie, Effect.flatMap(decodeRequests), Effect.map((found) => Option.fromNullable(found[0])))
 
-    /** Inside the caller's transaction. A second pending request for one Silicon violates `custodian_requests_one_pending`. */
-    const insert = (request: NewCustodianRequest): Effect.Effect<void, SqlError> =>
-      Effect.asVoid(sql`
+    /**
+     * Inside the caller's transaction: serializes the creations naming one custodian until the
+     * transaction ends, so a count of its pending requests holds under concurrency.
+     */
+    const lockCustodian = (to: CustodianAddress) =>
+      Effect.asVoid(sql`SELECT pg_advisory_xact_lock(hashtext(${`custodian:${to.toEmail ?? to.toUuid}`}))`)
+
+    /** Inside the caller's transaction. A second pending request for one Silicon fails with RequestAlreadyPending. */
+    const insert = (request: NewCustodianRequest): Effect.Effect<void, RequestAlreadyPending | SqlError> =>
+      sql`
         INSERT INTO custodian_requests
           (id, kind, status, silicon_uuid, from_uuid, to_uuid, to_email, request_token_hash, created_at, expires_at)
         VALUES (${request.id}, ${request.kind}, 'pending', ${request.siliconUuid}, ${request.fromUuid}, ${request.toUuid},
                 ${request.toEmail}, ${request.requestTokenHash}, ${request.at}, ${request.expiresAt})
-      `)
+      `.pipe(
+        Effect.asVoid,
+        Effect.catchTag("SqlError", (error): Effect.Effect<never, SqlError | RequestAlreadyPending> =>
+          violatedConstraint(error) === "custodian_requests_one_pending" ? Effect.fail(new RequestAlreadyPending()) : Effect.fail(error))
+      )
 
     const find = (id: string) => first(sql`${select} WHERE r.id = ${id}`)
 
@@ -140,6 +161,14 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
         WHERE id = ${id} AND status = 'pending'
       `)
 
+    /** The custodian withdraws the Silicon's pending transfer; the request's id, none when no transfer of it was pending. */
+    const cancelTransfer = (siliconUuid: string, custodianUuid: string, at: Date): Effect.Effect<Option.Option<string>> =>
+      sql<{ readonly id: string }>`
+        UPDATE custodian_requests SET status = 'cancelled', decided_at = ${at}
+        WHERE silicon_uuid = ${siliconUuid} AND kind = 'transfer' AND status = 'pending' AND from_uuid = ${custodianUuid}
+        RETURNING id
+      `.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0]?.id)))
+
     /** Pending requests whose 14 days have passed, locked for the sweep (other processes skip them). */
     const lockDue = (at: Date, limit: number) =>
       sql`
@@ -151,6 +180,7 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
       `.pipe(Effect.flatMap(decodeLocked))
 
     return {
+      lockCustodian,
       insert,
       find,
       findByTokenHash,
@@ -160,6 +190,7 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
       lockAddressedTo,
       lockPending,
       decide,
+      cancelTransfer,
       lockDue
     } as const
   })

@@ -5,8 +5,6 @@ import { randomUUID } from "node:crypto"
 import { formatAccountId } from "../accounts/AccountId.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { IdsRepo } from "../accounts/IdsRepo.ts"
-import { violatedConstraint } from "../accounts/constraintViolation.ts"
-import { recordEvent } from "../events/recordEvent.ts"
 import { AccountsConfig } from "../config.ts"
 import { now } from "@platform/service"
 import type { CustodianAddress } from "./custodianAddress.ts"
@@ -109,8 +107,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
         const requestToken = randomToken(REQUEST_TOKEN_PREFIX)
         const requestId = randomUUID()
         const created = yield* sql.withTransaction(Effect.gen(function*() {
-          // Serializes creations naming one custodian, so the pending limit holds under concurrency.
-          yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`custodian:${to.toEmail ?? to.toUuid}`}))`
+          yield* requests.lockCustodian(to)
           if ((yield* requests.pendingInitialCount(to.toUuid, to.toEmail)) >= PENDING_PER_CUSTODIAN) {
             return yield* new CustodianRequestPending({
               message: `${PENDING_PER_CUSTODIAN} self-created Silicons already wait for this custodian.`,
@@ -139,6 +136,8 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
         })).pipe(
           Effect.catchTags({
             HandleTaken: () => ids.refuseTakenId({ kind: "silicon", handle: input.handle }, at),
+            // The Silicon is new: no other request of it can be pending.
+            RequestAlreadyPending: Effect.die,
             SqlError: Effect.die
           })
         )
@@ -174,10 +173,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
       Effect.gen(function*() {
         const silicon = yield* reloaded(request.silicon_uuid)
         if (request.kind === "initial") {
-          yield* sql`
-            UPDATE accounts SET status = 'active', updated_at = ${at}, version = version + 1
-            WHERE uuid = ${request.silicon_uuid} AND status = 'pending_custodian'
-          `
+          yield* silicons.activate(request.silicon_uuid, at)
         } else {
           if (silicon.status !== "active" || silicon.custodian?.uuid !== request.from_uuid) {
             yield* requests.decide(request.id, "cancelled", at)
@@ -187,14 +183,12 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
             return yield* new AlreadyCustodian({ message: "You are this Silicon's custodian already." })
           }
         }
-        yield* sql`UPDATE silicons SET custodian_uuid = ${carbonUuid} WHERE account_uuid = ${request.silicon_uuid}`
+        yield* silicons.handOver(
+          request.silicon_uuid,
+          { kind: request.kind, custodian: carbonUuid, previousCustodian: request.from_uuid },
+          at
+        )
         yield* requests.decide(request.id, "accepted", at, carbonUuid)
-        yield* recordEvent(sql, {
-          type: "silicon.custodian.accepted",
-          accountUuid: request.silicon_uuid,
-          occurredAt: at,
-          data: { uuid: request.silicon_uuid, kind: request.kind, custodian: carbonUuid, previous_custodian: request.from_uuid }
-        })
         return "done" as Outcome
       })
 
@@ -264,16 +258,17 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
               `${config.publicUrl} to accept or decline within ${CUSTODIAN_REQUEST_DAYS} days.`
           })
         })).pipe(
-          Effect.catchTag("SqlError", (error) =>
-            violatedConstraint(error) === "custodian_requests_one_pending"
-              ? Effect.flatMap(requests.pendingFor(siliconUuid), (pending) =>
+          Effect.catchTags({
+            RequestAlreadyPending: () =>
+              Effect.flatMap(requests.pendingFor(siliconUuid), (pending) =>
                 Effect.fail(
                   new TransferPending({
                     message: "A transfer of this Silicon is pending already; cancel it first.",
                     details: { request_id: Option.match(pending, { onNone: () => "", onSome: (row) => row.id }) }
                   })
-                ))
-              : Effect.die(error))
+                )),
+            SqlError: Effect.die
+          })
         )
         return yield* reloadedRequest(requestId)
       }).pipe(Effect.withSpan("Custody.transfer"))
@@ -286,13 +281,9 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
         if (Option.isNone(silicon)) {
           return yield* new SiliconNotFound({ message: "No Silicon with this uuid is in your custody." })
         }
-        const cancelled = yield* sql<{ readonly id: string }>`
-          UPDATE custodian_requests SET status = 'cancelled', decided_at = ${at}
-          WHERE silicon_uuid = ${siliconUuid} AND kind = 'transfer' AND status = 'pending' AND from_uuid = ${custodianUuid}
-          RETURNING id
-        `.pipe(Effect.orDie)
-        if (cancelled.length === 0) return yield* new TransferNotFound({ message: "No transfer of this Silicon is pending." })
-        return yield* reloadedRequest(cancelled[0]!.id)
+        const cancelled = yield* requests.cancelTransfer(siliconUuid, custodianUuid, at)
+        if (Option.isNone(cancelled)) return yield* new TransferNotFound({ message: "No transfer of this Silicon is pending." })
+        return yield* reloadedRequest(cancelled.value)
       }).pipe(Effect.withSpan("Custody.cancelTransfer"))
 
     /** Expires pending requests past their 14 days, a batch at a time; returns how many. */
@@ -304,7 +295,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           const due = yield* requests.lockDue(at, 100)
           yield* Effect.forEach(due, (request) => expireLocked(request, at), { discard: true })
           return due.length
-        })).pipe(Effect.orDie)
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
         total += batch
         if (batch < 100) return total
       }
@@ -318,7 +309,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
         yield* sql.withTransaction(Effect.gen(function*() {
           const due = yield* requests.lockPending(request.id)
           if (Option.isSome(due)) yield* expireLocked(due.value, at)
-        })).pipe(Effect.orDie)
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
         return yield* reloadedRequest(request.id)
       })
 

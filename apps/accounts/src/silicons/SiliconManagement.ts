@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { hashSecret, randomToken } from "@platform/crypto"
 import { RateLimited } from "@platform/http"
-import { Data, Duration, Effect, Either, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import { formatAccountId, parseAccountId } from "../accounts/AccountId.ts"
 import { IdsRepo } from "../accounts/IdsRepo.ts"
-import { violatedConstraint } from "../accounts/constraintViolation.ts"
 import { IdReserved, InvalidId } from "../accounts/errors.ts"
+import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 import { now } from "@platform/service"
 import { custodianRequest, type CustodianRequest } from "./CustodianRequest.ts"
 import { CustodianRequestsRepo } from "./CustodianRequestsRepo.ts"
@@ -20,8 +20,6 @@ import { SecretsAtRest } from "../SecretsAtRest.ts"
 export const ID_CHANGES_PER_DAY = 5
 const DAY = Duration.hours(24)
 
-class HandleInUse extends Data.TaggedError("HandleInUse") {}
-
 const notInCustody = () => new SiliconNotFound({ message: "No Silicon with this uuid is in your custody." })
 
 /** What a custodian does to a Silicon in its custody (`/v1/me/silicons/{uuid}…`). */
@@ -31,6 +29,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
     const ids = yield* IdsRepo
     const silicons = yield* SiliconsRepo
     const requests = yield* CustodianRequestsRepo
+    const signins = yield* SigninsRepo
     const secretsAtRest = yield* SecretsAtRest
 
     /** The Silicon, live and in this Carbon's custody, else 404 silicon_not_found. */
@@ -70,7 +69,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
         if (silicon.handle === id.handle) return yield* view(silicon)
         const at = yield* now
         const reserved = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`SELECT 1 FROM accounts WHERE uuid = ${uuid} FOR UPDATE`
+          yield* silicons.lock(uuid)
           const since = new Date(at.getTime() - Duration.toMillis(DAY))
           const changes = yield* silicons.idChangesSince(uuid, since)
           if (changes.length >= ID_CHANGES_PER_DAY) {
@@ -82,10 +81,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
             })
           }
           return yield* silicons.changeHandle(uuid, silicon.handle!, id.handle, at)
-        })).pipe(
-          Effect.catchTag("SqlError", (error) =>
-            violatedConstraint(error) === "accounts_handle_key" ? Effect.fail(new HandleInUse()) : Effect.die(error))
-        )
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
         if (Option.isSome(reserved)) {
           return yield* new IdReserved({
             message: `The id ${formatAccountId(id)} is reserved for its previous owner.`,
@@ -93,7 +89,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
           })
         }
         return yield* reread(custodianUuid, uuid)
-      }).pipe(Effect.catchTag("HandleInUse", () =>
+      }).pipe(Effect.catchTag("HandleTaken", () =>
         Effect.flatMap(now, (at) => ids.refuseTakenId({ kind: "silicon", handle: input.replace(/^si:/i, "").toLowerCase() }, at))))
 
     /** A new STK (chosen, or generated and returned once); the Silicon's sign-ins end. */
@@ -107,11 +103,8 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
         const at = yield* now
         yield* sql.withTransaction(Effect.gen(function*() {
           yield* silicons.replaceStk(uuid, hash, at)
-          yield* sql`
-            UPDATE signins SET revoked_at = ${at}, revoked_reason = 'stk_rotated'
-            WHERE account_uuid = ${uuid} AND revoked_at IS NULL
-          `
-        })).pipe(Effect.orDie)
+          yield* signins.revokeAll(uuid, at, "stk_rotated")
+        })).pipe(Effect.catchTag("SqlError", Effect.die))
         return { stk: chosen === undefined ? stk : null, rotated_at: at.toISOString() }
       })
 
@@ -136,10 +129,10 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
       Effect.gen(function*() {
         yield* inCustody(custodianUuid, uuid)
         const at = yield* now
-        yield* sql.withTransaction(silicons.end(uuid, "deleted", at)).pipe(Effect.orDie)
+        yield* sql.withTransaction(silicons.end(uuid, "deleted", at)).pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
     return { inCustody, view, updateDetails, changeId, rotateStk, setWebhook, removeWebhook, remove } as const
   }),
-  dependencies: [IdsRepo.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, SecretsAtRest.Default]
+  dependencies: [IdsRepo.Default, SiliconsRepo.Default, CustodianRequestsRepo.Default, SecretsAtRest.Default, SigninsRepo.Default]
 }) {}

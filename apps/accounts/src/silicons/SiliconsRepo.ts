@@ -2,8 +2,10 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Option, Schema } from "effect"
 import type { AccountStatus } from "../accounts/AccountRow.ts"
-import { AccountsRepo, type HandleTaken } from "../accounts/AccountsRepo.ts"
+import { AccountsRepo, HandleTaken } from "../accounts/AccountsRepo.ts"
+import { violatedConstraint } from "../accounts/constraintViolation.ts"
 import type { IdReserved } from "../accounts/errors.ts"
+import { IdsRepo } from "../accounts/IdsRepo.ts"
 import { isUuidShaped } from "../accounts/uuidPermutation.ts"
 import { recordEvent } from "../events/recordEvent.ts"
 import { type SiliconEnd, SILICON_COLUMNS, SILICON_FROM, SiliconRow } from "./SiliconRow.ts"
@@ -38,11 +40,18 @@ export const CustodyPosition = Schema.Tuple(Schema.String, Schema.String)
 
 const decodeSilicons = rowsDecoder(SiliconRow)
 
-/** Silicon records: their `accounts` row with what only a Silicon has. */
+/**
+ * Silicon records: their `accounts` row with what only a Silicon has.
+ *
+ * Database failures: SqlError is a defect, except a taken handle (HandleTaken, IdReserved); the steps
+ * that run inside their caller's transaction (`insert`, `lock`, `changeHandle`, `replaceStk`, `activate`,
+ * `handOver`, `end`) leave SqlError to that caller.
+ */
 export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/SiliconsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const accounts = yield* AccountsRepo
+    const ids = yield* IdsRepo
     const columns = sql.literal(SILICON_COLUMNS)
     const from = sql.literal(SILICON_FROM)
 
@@ -128,27 +137,31 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
         return yield* find(uuid)
       }).pipe(Effect.withSpan("SiliconsRepo.updateDetails"))
 
+    /** Inside the caller's transaction: the Silicon's account row, locked until the transaction ends. */
+    const lock = (uuid: string) => Effect.asVoid(sql`SELECT 1 FROM accounts WHERE uuid = ${uuid} FOR UPDATE`)
+
     /**
-     * Gives the Silicon a new handle; the old one is reserved for it for 10 days
-     * (a reservation of its own is taken back). Event account.id_changed.
+     * Inside the caller's transaction: gives the Silicon a new handle; the old one is reserved for
+     * it for 10 days (a reservation of its own is taken back). Event account.id_changed. Some date
+     * when another owner's reservation keeps the new handle; HandleTaken when an account holds it.
      */
-    const changeHandle = (uuid: string, oldHandle: string, newHandle: string, at: Date) =>
+    const changeHandle = (
+      uuid: string,
+      oldHandle: string,
+      newHandle: string,
+      at: Date
+    ): Effect.Effect<Option.Option<Date>, HandleTaken | SqlError> =>
       Effect.gen(function*() {
-        yield* sql`DELETE FROM account_id_reservations WHERE handle = ${newHandle} AND account_uuid = ${uuid}`
-        const reserved = yield* sql<{ readonly reserved_until: Date }>`
-          SELECT reserved_until FROM account_id_reservations WHERE handle = ${newHandle} AND reserved_until > ${at}
-        `
-        if (reserved.length > 0) return Option.some(reserved[0]!.reserved_until)
+        yield* ids.releaseReservation(newHandle, uuid)
+        const reserved = yield* ids.reservedUntil(newHandle, at)
+        if (Option.isSome(reserved)) return reserved
         yield* sql`
           UPDATE accounts SET handle = ${newHandle}, updated_at = ${at}, version = version + 1 WHERE uuid = ${uuid}
-        `
-        const until = new Date(at.getTime() + Duration.toMillis(ID_RESERVATION))
-        yield* sql`
-          INSERT INTO account_id_reservations (handle, account_uuid, reserved_until, created_at)
-          VALUES (${oldHandle}, ${uuid}, ${until}, ${at})
-          ON CONFLICT (handle) DO UPDATE SET account_uuid = EXCLUDED.account_uuid,
-            reserved_until = EXCLUDED.reserved_until, created_at = EXCLUDED.created_at
-        `
+        `.pipe(
+          Effect.catchTag("SqlError", (error): Effect.Effect<never, SqlError | HandleTaken> =>
+            violatedConstraint(error) === "accounts_handle_key" ? Effect.fail(new HandleTaken()) : Effect.fail(error))
+        )
+        yield* ids.reserve(oldHandle, uuid, new Date(at.getTime() + Duration.toMillis(ID_RESERVATION)), at)
         yield* recordEvent(sql, {
           type: "account.id_changed",
           accountUuid: uuid,
@@ -204,6 +217,29 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
         return true
       })).pipe(Effect.orDie)
 
+    /** Inside the caller's transaction: a self-created Silicon waiting for a custodian becomes active. */
+    const activate = (uuid: string, at: Date) =>
+      Effect.asVoid(sql`
+        UPDATE accounts SET status = 'active', updated_at = ${at}, version = version + 1
+        WHERE uuid = ${uuid} AND status = 'pending_custodian'
+      `)
+
+    /** Inside the caller's transaction: the Silicon gets its new custodian; event silicon.custodian.accepted. */
+    const handOver = (
+      uuid: string,
+      custody: { readonly kind: "initial" | "transfer"; readonly custodian: string; readonly previousCustodian: string | null },
+      at: Date
+    ) =>
+      Effect.gen(function*() {
+        yield* sql`UPDATE silicons SET custodian_uuid = ${custody.custodian} WHERE account_uuid = ${uuid}`
+        yield* recordEvent(sql, {
+          type: "silicon.custodian.accepted",
+          accountUuid: uuid,
+          occurredAt: at,
+          data: { uuid, kind: custody.kind, custodian: custody.custodian, previous_custodian: custody.previousCustodian }
+        })
+      })
+
     /**
      * Inside a transaction: the Silicon ends. Its id is freed at once, its
      * sign-ins and keys are revoked, a pending request is cancelled (unless the
@@ -245,15 +281,18 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
       findInCustody,
       listInCustody,
       updateDetails,
+      lock,
       changeHandle,
       idChangesSince,
       replaceStk,
       stkHashOf,
       setWebhook,
       clearWebhook,
+      activate,
+      handOver,
       end,
       setIdentityAudiences
     } as const
   }),
-  dependencies: [AccountsRepo.Default]
+  dependencies: [AccountsRepo.Default, IdsRepo.Default]
 }) {}

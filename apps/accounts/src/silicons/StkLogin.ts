@@ -52,7 +52,7 @@ export class StkLogin extends Effect.Service<StkLogin>()("accounts/StkLogin", {
           onNone: () => `unknown:${sha256Hex(JSON.stringify(key))}`,
           onSome: (silicon) => silicon.uuid
         })
-        const lockedUntil = yield* Effect.orDie(streaks.lockedUntil(subject, at))
+        const lockedUntil = yield* streaks.lockedUntil(subject, at)
         if (lockedUntil !== null) {
           const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - at.getTime()) / 1000))
           return yield* new LoginLocked({
@@ -63,12 +63,12 @@ export class StkLogin extends Effect.Service<StkLogin>()("accounts/StkLogin", {
         // The same round trip either way: an unknown Silicon's lookup finds no hash.
         const hash = yield* silicons.stkHashOf(Option.match(found, { onNone: () => "", onSome: (silicon) => silicon.uuid }))
         const right = Option.isSome(hash) ? yield* verifySecret(stk, hash.value) : yield* verifyAgainstDummy(stk)
-        yield* Effect.orDie(streaks.record(subject, right, at))
+        yield* streaks.record(subject, right, at)
         if (!right || Option.isNone(found)) return yield* invalidCredentials()
         return found.value
       }).pipe(Effect.withSpan("StkLogin.check"))
 
-    return { check, sweep: (cutoff: Date) => Effect.orDie(streaks.sweep(cutoff)) } as const
+    return { check, sweep: streaks.sweep } as const
   }),
   dependencies: [SiliconsRepo.Default]
 }) {}

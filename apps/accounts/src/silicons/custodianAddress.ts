@@ -33,7 +33,8 @@ export const resolveCustodian = (field: string, input: string) =>
     }
     const email = yield* Either.mapLeft(normalizeEmail(input), () =>
       validationFailed({ [field]: "must be a c: id or an email address" }))
-    const holder = yield* Effect.orDie(contacts.findByVerifiedEmail(email))
+    // The email was normalized just above: it cannot fail validation again.
+    const holder = yield* contacts.findByVerifiedEmail(email).pipe(Effect.catchTag("ValidationFailed", Effect.die))
     const toUuid = Option.isSome(holder) && holder.value.kind === "carbon" && holder.value.status === "active"
       ? holder.value.uuid
       : null

@@ -1,3 +1,4 @@
+// Accepted assertion jtis. Database failures: SqlError is a defect (no caller can act on one).
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { now } from "@platform/service"

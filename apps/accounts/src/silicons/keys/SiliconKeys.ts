@@ -10,7 +10,11 @@ import { rowsDecoder } from "@platform/database"
 
 const decodeKeys = rowsDecoder(SiliconKeyRow)
 
-/** A Silicon's Ed25519 public keys for signed assertions: at most 10 live, one live per thumbprint. */
+/**
+ * A Silicon's Ed25519 public keys for signed assertions: at most 10 live, one live per thumbprint.
+ *
+ * Database failures: SqlError is a defect (no caller can act on one).
+ */
 export class SiliconKeys extends Effect.Service<SiliconKeys>()("accounts/SiliconKeys", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
