@@ -1,10 +1,10 @@
 import { defineProject } from "vitest/config"
+import { sharedTestOptions } from "../../vitest.shared.ts"
 
 export default defineProject({
   test: {
     name: "accounts",
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000
+    ...sharedTestOptions
   }
 })
