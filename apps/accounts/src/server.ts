@@ -1,4 +1,4 @@
-import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
+import { idempotentRequests, IdempotencyStore, sealedAnswers } from "@platform/idempotency"
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { AccountIdsLive } from "./accounts/Http.ts"
@@ -15,6 +15,7 @@ import { MeLive } from "./me/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
 import { ReportsLive } from "./reports/Http.ts"
+import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
 import { JwtBearerGrantLive } from "./silicons/assertions/jwtBearerGrant.ts"
@@ -33,7 +34,7 @@ export const AccountsHandlers = Layer.mergeAll(
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 
-/** The accounts API served the platform's way (see serveHttpApi), with idempotent requests. */
+/** The accounts API served the platform's way (see serveHttpApi), with idempotent requests (answers sealed at rest). */
 export const AccountsServer = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AccountsConfig
   return serveHttpApi({
@@ -42,7 +43,10 @@ export const AccountsServer = Layer.unwrapEffect(Effect.gen(function*() {
     handlers: AccountsHandlers,
     versioning: accountsVersioning,
     settings: config,
-    around: idempotentRequests(yield* IdempotencyStore, { trustProxy: config.trustProxy }),
+    around: idempotentRequests(yield* IdempotencyStore, {
+      trustProxy: config.trustProxy,
+      sealing: sealedAnswers(yield* SecretsAtRest, "idempotent_answer")
+    }),
     ...(yield* discoveryFromMemory)
   })
-}))
+})).pipe(Layer.provide(SecretsAtRest.Default))

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { rowsDecoder } from "@platform/database"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
-import { BeginResult, type StoredResponse } from "./BeginResult.ts"
-import { IDEMPOTENCY_ABANDONED_CLAIM_TTL, IDEMPOTENCY_HOLD, type IdempotencyRetention, retentionDuration } from "./retention.ts"
+import { Clock, Context, Data, Duration, Effect, Layer, Option, Schema } from "effect"
+import { type OnceResult, PriorRequest, type StoredResponse } from "./PriorRequest.ts"
+import { type IdempotencyRetention, retentionDuration } from "./retention.ts"
 
 export interface IdempotencyKeyRef {
   /** Opaque string built by the caller, e.g. a digest of the credential plus the route. */
@@ -12,137 +12,128 @@ export interface IdempotencyKeyRef {
   readonly key: string
 }
 
-export interface BeginInput extends IdempotencyKeyRef {
+export interface RequestRef extends IdempotencyKeyRef {
   /** SHA-256 hex of method, path and body, compared as given. */
   readonly fingerprint: string
 }
 
-export interface CompleteInput extends BeginInput, StoredResponse {
+/** The answer to keep for replays, and for how long. */
+export interface KeptAnswer extends StoredResponse {
   readonly retention: IdempotencyRetention
 }
 
+/** What a run produced: its value, and the answer to keep (none: forget the request, its writes included). */
+export interface RunOutcome<A> {
+  readonly value: A
+  readonly keep: Option.Option<KeptAnswer>
+}
+
 export interface IdempotencyStoreService {
-  readonly begin: (input: BeginInput) => Effect.Effect<BeginResult, SqlError>
-  /** Stores the response of the running request with this fingerprint; the first completion wins. */
-  readonly complete: (input: CompleteInput) => Effect.Effect<void, SqlError>
-  /** Frees a running key (the request failed with a 5xx or a defect) so a retry runs again. */
-  readonly release: (input: IdempotencyKeyRef) => Effect.Effect<void, SqlError>
-  /** Deletes expired results and abandoned claims; returns how many rows went. */
+  /**
+   * Runs `run` once per (scope, key): in one transaction that also stores the answer it keeps,
+   * so that after a crash, a cut connection or an outage either everything the request wrote
+   * committed with its answer (a retry replays it) or nothing did (a retry runs it again).
+   * A run that keeps no answer (a 5xx) rolls back. The same key held by a running request is
+   * `InProgress`, also across processes; a finished one is `Replay`, or `Mismatch` for a different request.
+   */
+  readonly once: <A, R>(
+    request: RequestRef,
+    run: Effect.Effect<RunOutcome<A>, never, R>
+  ) => Effect.Effect<OnceResult<A>, SqlError, R>
+  /** Deletes expired answers; returns how many rows went. */
   readonly purgeExpired: Effect.Effect<number, SqlError>
 }
 
-const ExistingRow = Schema.Struct({
+const StoredRow = Schema.Struct({
   fingerprint: Schema.String,
-  state: Schema.Literal("running", "done"),
-  held: Schema.Boolean,
-  live: Schema.Boolean,
-  status: Schema.NullOr(Schema.Number),
-  headers: Schema.NullOr(Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String }))),
-  body: Schema.NullOr(Schema.Uint8ArrayFromHex)
+  status: Schema.Number,
+  headers: Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String })),
+  body: Schema.Uint8ArrayFromHex
 })
-type ExistingRow = typeof ExistingRow.Type
 
+const LockRow = Schema.Struct({ locked: Schema.Boolean })
 const CountRow = Schema.Struct({ count: Schema.Union(Schema.Number, Schema.NumberFromString) })
 
-const decodeExistingRows = rowsDecoder(ExistingRow)
+const decodeStoredRows = rowsDecoder(StoredRow)
+const decodeLockRows = rowsDecoder(LockRow)
 const decodeCountRows = rowsDecoder(CountRow)
 
-/**
- * Reading the row after a refused claim can race with a release, a sweep or
- * an expiry; the claim is then tried again, a bounded number of times.
- */
-const MAX_CLAIM_ATTEMPTS = 5
-
-type Classification = BeginResult | "retry"
-
-const classify = (row: ExistingRow | undefined, fingerprint: string): Classification => {
-  if (row === undefined || !row.live) return "retry"
-  if (row.fingerprint !== fingerprint) return BeginResult.Mismatch()
-  if (row.state === "running") return row.held ? BeginResult.InProgress() : "retry"
-  if (row.status === null || row.headers === null || row.body === null) return "retry"
-  return BeginResult.Replay({ status: row.status, headers: row.headers, body: row.body })
-}
+/** Ends the transaction of a run that keeps no answer, so that its writes roll back. */
+class Discarded<A> extends Data.TaggedError("Discarded")<{ readonly value: A }> {}
 
 export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never, SqlClient.SqlClient> = Effect
   .gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // Keys running in this process: a second request for one answers at once, without waiting
+    // for a connection (the embedded database has only one, held by the first request's transaction).
+    const runningHere = new Set<string>()
 
-    /**
-     * One atomic statement: insert a running row, or take over an existing one
-     * when it has expired (counts as absent) or is the same request whose hold
-     * is over (the first request died). Returns whether this caller holds the key.
-     */
-    const claim = (input: BeginInput, now: Date) =>
-      sql`
-        INSERT INTO idempotency_keys AS existing
-          (scope, key, fingerprint, state, locked_until, expires_at, created_at)
-        VALUES (
-          ${input.scope}, ${input.key}, ${input.fingerprint}, 'running',
-          ${new Date(now.getTime() + Duration.toMillis(IDEMPOTENCY_HOLD))},
-          ${new Date(now.getTime() + Duration.toMillis(IDEMPOTENCY_ABANDONED_CLAIM_TTL))},
-          ${now}
-        )
-        ON CONFLICT (scope, key) DO UPDATE SET
-          fingerprint = EXCLUDED.fingerprint,
-          state = 'running',
-          locked_until = EXCLUDED.locked_until,
-          expires_at = EXCLUDED.expires_at,
-          created_at = EXCLUDED.created_at,
-          completed_at = NULL,
-          status = NULL,
-          headers = NULL,
-          body = NULL
-        WHERE existing.expires_at <= ${now}
-          OR (existing.state = 'running' AND existing.locked_until <= ${now}
-              AND existing.fingerprint = EXCLUDED.fingerprint)
-        RETURNING 1 AS claimed
-      `.pipe(Effect.map((rows) => rows.length > 0))
+    /** Held until the transaction ends; another process's try fails meanwhile. */
+    const tryLock = (ref: IdempotencyKeyRef) =>
+      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${ref.scope}:${ref.key}`}, 0)) AS locked`
+        .pipe(Effect.flatMap(decodeLockRows), Effect.map((rows) => rows[0]?.locked === true))
 
-    const readExisting = (input: BeginInput, now: Date) =>
+    // Read after the lock, in a statement of its own: its snapshot then includes the last holder's commit.
+    const storedAnswer = (ref: IdempotencyKeyRef, now: Date) =>
       sql`
-        SELECT fingerprint, state,
-          (locked_until IS NOT NULL AND locked_until > ${now}) AS held,
-          (expires_at > ${now}) AS live,
-          status, headers::text AS headers, encode(body, 'hex') AS body
+        SELECT fingerprint, status, headers::text AS headers, encode(body, 'hex') AS body
         FROM idempotency_keys
-        WHERE scope = ${input.scope} AND key = ${input.key}
-      `.pipe(Effect.flatMap(decodeExistingRows), Effect.map((rows) => rows[0]))
+        WHERE scope = ${ref.scope} AND key = ${ref.key} AND state = 'done' AND expires_at > ${now}
+      `.pipe(Effect.flatMap(decodeStoredRows), Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    const attemptBegin = (input: BeginInput, attempt: number): Effect.Effect<BeginResult, SqlError> =>
-      Effect.gen(function*() {
+    const keepAnswer = (request: RequestRef, answer: KeptAnswer, now: Date) => {
+      const expiresAt = new Date(now.getTime() + Duration.toMillis(retentionDuration(answer.retention)))
+      const values = {
+        scope: request.scope,
+        key: request.key,
+        fingerprint: request.fingerprint,
+        state: "done",
+        locked_until: null,
+        expires_at: expiresAt,
+        created_at: now,
+        completed_at: now,
+        status: answer.status,
+        headers: JSON.stringify(answer.headers),
+        body: answer.body
+      }
+      return sql`
+        INSERT INTO idempotency_keys ${sql.insert(values)}
+        ON CONFLICT (scope, key) DO UPDATE SET
+          fingerprint = EXCLUDED.fingerprint, state = 'done', locked_until = NULL,
+          expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at,
+          completed_at = EXCLUDED.completed_at, status = EXCLUDED.status,
+          headers = EXCLUDED.headers, body = EXCLUDED.body
+      `
+    }
+
+    const inTransaction = <A, R>(request: RequestRef, run: Effect.Effect<RunOutcome<A>, never, R>) =>
+      sql.withTransaction(Effect.gen(function*() {
+        if (!(yield* tryLock(request))) return PriorRequest.InProgress() as OnceResult<A>
         const now = new Date(yield* Clock.currentTimeMillis)
-        if (yield* claim(input, now)) return BeginResult.Started()
-        const outcome = classify(yield* readExisting(input, now), input.fingerprint)
-        if (outcome !== "retry") return outcome
-        // Still contended after several rounds: answer conservatively, the client retries later.
-        return attempt >= MAX_CLAIM_ATTEMPTS ? BeginResult.InProgress() : yield* attemptBegin(input, attempt + 1)
+        const stored = yield* storedAnswer(request, now)
+        if (Option.isSome(stored)) {
+          const { fingerprint, ...response } = stored.value
+          return fingerprint === request.fingerprint ? PriorRequest.Replay(response) : PriorRequest.Mismatch()
+        }
+        const outcome = yield* run
+        if (Option.isNone(outcome.keep)) return yield* new Discarded({ value: outcome.value })
+        yield* keepAnswer(request, outcome.keep.value, new Date(yield* Clock.currentTimeMillis))
+        return { _tag: "Ran", value: outcome.value } as OnceResult<A>
+      })).pipe(
+        Effect.catchIf(
+          (error): error is Discarded<A> => error instanceof Discarded,
+          (discarded) => Effect.succeed<OnceResult<A>>({ _tag: "Ran", value: discarded.value })
+        )
+      )
+
+    const once = <A, R>(request: RequestRef, run: Effect.Effect<RunOutcome<A>, never, R>) => {
+      const id = `${request.scope}\n${request.key}`
+      return Effect.suspend(() => {
+        if (runningHere.has(id)) return Effect.succeed<OnceResult<A>>(PriorRequest.InProgress())
+        runningHere.add(id)
+        return Effect.ensuring(inTransaction(request, run), Effect.sync(() => runningHere.delete(id)))
       })
-
-    const begin = (input: BeginInput) => attemptBegin(input, 1)
-
-    const complete = (input: CompleteInput): Effect.Effect<void, SqlError> =>
-      Effect.gen(function*() {
-        const nowMillis = yield* Clock.currentTimeMillis
-        const expiresAt = new Date(nowMillis + Duration.toMillis(retentionDuration(input.retention)))
-        yield* sql`
-          UPDATE idempotency_keys SET
-            state = 'done',
-            locked_until = NULL,
-            expires_at = ${expiresAt},
-            completed_at = ${new Date(nowMillis)},
-            status = ${input.status},
-            headers = ${JSON.stringify(input.headers)}::jsonb,
-            body = ${input.body}
-          WHERE scope = ${input.scope} AND key = ${input.key}
-            AND fingerprint = ${input.fingerprint} AND state = 'running'
-        `
-      })
-
-    const release = (input: IdempotencyKeyRef): Effect.Effect<void, SqlError> =>
-      Effect.asVoid(sql`
-        DELETE FROM idempotency_keys
-        WHERE scope = ${input.scope} AND key = ${input.key} AND state = 'running'
-      `)
+    }
 
     const purgeExpired: Effect.Effect<number, SqlError> = Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
@@ -153,7 +144,7 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
       return rows[0]?.count ?? 0
     })
 
-    return { begin, complete, release, purgeExpired }
+    return { once, purgeExpired }
   })
 
 export class IdempotencyStore

@@ -8,6 +8,7 @@ import {
   InvalidIdempotencyKey
 } from "@platform/http"
 import { Context, Effect, Option } from "effect"
+import { type AnswerSealing, unsealedAnswers } from "./answerSealing.ts"
 import type { IdempotencyStoreService } from "./IdempotencyStore.ts"
 
 const VALID_KEY = /^[\x21-\x7E]{1,200}$/
@@ -66,18 +67,19 @@ const replayedHeadersOf = (response: HttpServerResponse.HttpServerResponse): Rec
 
 /**
  * `Idempotency-Key` on any POST, PUT, PATCH or DELETE: the first request
- * runs and its answer is stored (unless it was a 5xx, so that a retry runs
- * again); the same key with the same request replays that answer; with a
- * different request, 409 idempotency_key_reused; while the first still runs,
- * 409 idempotency_in_progress.
+ * runs and its answer is stored in the same transaction as its writes (a
+ * 5xx rolls both back, so that a retry runs again); the same key with the
+ * same request replays that answer; with a different request, 409
+ * idempotency_key_reused; while the first still runs, 409 idempotency_in_progress.
  */
 export const idempotentRequests = (
   store: IdempotencyStoreService,
-  options: { readonly trustProxy: boolean }
+  options: { readonly trustProxy: boolean; readonly sealing?: AnswerSealing }
 ): AroundHandled =>
 (request, handled) => {
   const key = request.headers["idempotency-key"]
   if (key === undefined || !MUTATING.has(request.method)) return handled
+  const sealing = options.sealing ?? unsealedAnswers
   return Effect.gen(function*() {
     if (!VALID_KEY.test(key)) {
       return yield* Effect.fail(
@@ -87,14 +89,31 @@ export const idempotentRequests = (
       )
     }
     const body = yield* Effect.orElseSucceed(request.arrayBuffer, () => new ArrayBuffer(0))
-    const ref = { scope: sha256Hex(callerOf(request, options.trustProxy)), key }
     const fingerprint = sha256Hex(`${request.method}\n${request.url}\n${Buffer.from(body).toString("latin1")}`)
-    const begun = yield* Effect.orDie(store.begin({ ...ref, fingerprint }))
-    switch (begun._tag) {
+    const ref = { scope: sha256Hex(callerOf(request, options.trustProxy)), key, fingerprint }
+    const retention = { secret: false }
+    const run = Effect.map(Effect.provideService(handled, ResponseRetention, retention), (response) => {
+      const stored = bodyOf(response)
+      return {
+        value: response,
+        keep: response.status >= 500 || stored === undefined ? Option.none() : Option.some({
+          status: response.status,
+          headers: replayedHeadersOf(response),
+          body: sealing.seal(stored),
+          retention: retention.secret ? "secret" as const : "standard" as const
+        })
+      }
+    })
+    // Once started, the request runs to its end even if the client goes away:
+    // its retry with the same key then gets the answer it missed.
+    const result = yield* Effect.orDie(Effect.uninterruptible(store.once(ref, run)))
+    switch (result._tag) {
+      case "Ran":
+        return result.value
       case "Replay":
-        return HttpServerResponse.uint8Array(begun.body, {
-          status: begun.status,
-          headers: { ...begun.headers, "idempotent-replayed": "true", "cache-control": "no-store" }
+        return HttpServerResponse.uint8Array(yield* sealing.open(result.body), {
+          status: result.status,
+          headers: { ...result.headers, "idempotent-replayed": "true", "cache-control": "no-store" }
         })
       case "InProgress":
         return yield* Effect.fail(
@@ -108,28 +127,6 @@ export const idempotentRequests = (
             message: "This Idempotency-Key was used with a different request; use a new key for a new request."
           })
         )
-      case "Started":
-        break
     }
-    const retention = { secret: false }
-    // Once started, the request runs and its answer is stored even if the client goes away:
-    // that lost answer is exactly what its retry with the same key must get.
-    return yield* Effect.uninterruptible(Effect.gen(function*() {
-      const response = yield* Effect.provideService(handled, ResponseRetention, retention)
-      const stored = bodyOf(response)
-      yield* Effect.orDie(
-        response.status >= 500 || stored === undefined
-          ? store.release(ref)
-          : store.complete({
-            ...ref,
-            fingerprint,
-            status: response.status,
-            headers: replayedHeadersOf(response),
-            body: stored,
-            retention: retention.secret ? "secret" : "standard"
-          })
-      )
-      return response
-    }))
   })
 }

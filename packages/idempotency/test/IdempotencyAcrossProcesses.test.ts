@@ -1,33 +1,40 @@
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { BeginResult } from "../src/BeginResult.ts"
 import { twoProcessesOnOneDatabase } from "./idempotencyLayer.ts"
-import { createApp, createdResponse } from "./requests.ts"
+import { createApp, writeAndAnswer, writesOf } from "./requests.ts"
 
 describe("IdempotencyStore across processes", () => {
-  it.scoped("two processes with their own pools see each other's rows", () =>
+  it.scoped("of concurrent first requests in two processes exactly one runs; the others are in progress or replay it", () =>
     Effect.gen(function*() {
-      const [first, second] = yield* twoProcessesOnOneDatabase
-      expect(first).not.toBe(second)
-      expect(yield* first.begin(createApp)).toEqual(BeginResult.Started())
-      expect(yield* second.begin(createApp)).toEqual(BeginResult.InProgress())
-      yield* first.complete(createdResponse())
-      expect(yield* second.begin(createApp)).toMatchObject({ _tag: "Replay", status: 201 })
-      const retried = { ...createApp, key: "released" }
-      yield* second.begin(retried)
-      yield* second.release(retried)
-      expect(yield* first.begin(retried)).toEqual(BeginResult.Started())
-    }))
-
-  it.scoped("of concurrent first requests exactly one starts and the others see InProgress", () =>
-    Effect.gen(function*() {
-      const [first, second] = yield* twoProcessesOnOneDatabase
+      const processes = yield* twoProcessesOnOneDatabase
       const results = yield* Effect.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? first : second).begin(createApp)),
+        Array.from({ length: 20 }, (_, i) => {
+          const { store, sql } = processes[i % 2]!
+          return Effect.provideService(store.once(createApp, writeAndAnswer("order")), SqlClient.SqlClient, sql)
+        }),
         { concurrency: "unbounded" }
       )
-      const tags = results.map((r) => r._tag)
-      expect(tags.filter((t) => t === "Started")).toHaveLength(1)
-      expect(tags.filter((t) => t === "InProgress")).toHaveLength(19)
+      const tags = results.map((result) => result._tag)
+      expect(tags.filter((tag) => tag === "Ran")).toHaveLength(1)
+      expect(tags.filter((tag) => tag !== "Ran" && tag !== "InProgress" && tag !== "Replay")).toEqual([])
+      const [first, second] = processes
+      expect(yield* Effect.provideService(writesOf("order"), SqlClient.SqlClient, first.sql)).toBe(1)
+      expect(yield* Effect.provideService(second.store.once(createApp, writeAndAnswer("order")), SqlClient.SqlClient, second.sql))
+        .toMatchObject({ _tag: "Replay", status: 201 })
+    }))
+
+  it.scoped("a request that died in one process runs again, once, in the other", () =>
+    Effect.gen(function*() {
+      const [first, second] = yield* twoProcessesOnOneDatabase
+      const died = yield* Effect.exit(Effect.provideService(
+        first.store.once(createApp, Effect.zipRight(writeAndAnswer("order"), Effect.die("kill -9"))),
+        SqlClient.SqlClient,
+        first.sql
+      ))
+      expect(died._tag).toBe("Failure")
+      const retried = yield* Effect.provideService(second.store.once(createApp, writeAndAnswer("order")), SqlClient.SqlClient, second.sql)
+      expect(retried).toEqual({ _tag: "Ran", value: "order" })
+      expect(yield* Effect.provideService(writesOf("order"), SqlClient.SqlClient, second.sql)).toBe(1)
     }))
 })

@@ -63,12 +63,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
     const insertAccount = (input: NewAccount): Effect.Effect<AccountRow, HandleTaken | IdReserved | SqlError> =>
       Effect.gen(function*() {
         const uuid = yield* allocateUuid(sql)
-        const inserted = yield* sql`
+        // In a savepoint of its own: a refused insert must not abort the caller's transaction.
+        const inserted = yield* sql.withTransaction(sql`
           INSERT INTO accounts (uuid, kind, handle, display_name, pfp_url, dob, timezone, status, created_at, updated_at, version)
           VALUES (${uuid}, ${input.kind}, ${input.handle}, ${input.displayName}, ${input.pfpUrl}, ${input.dob},
                   ${input.timezone}, ${input.status}, ${input.at}, ${input.at}, 1)
           RETURNING ${columns}
-        `.pipe(
+        `).pipe(
           Effect.catchTag("SqlError", (error): Effect.Effect<never, SqlError | HandleTaken> =>
             violatedConstraint(error) === "accounts_handle_key" ? Effect.fail(new HandleTaken()) : Effect.fail(error))
         )

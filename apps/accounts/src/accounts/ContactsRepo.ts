@@ -130,7 +130,8 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("accounts/Conta
      * becomes primary.
      */
     const saveContact = (accountUuid: string, channel: ContactChannel, address: string, verified: boolean, at: Date) =>
-      Effect.gen(function*() {
+      // In a savepoint of its own: a refused write must not abort the caller's transaction.
+      sql.withTransaction(Effect.gen(function*() {
         const table = sql(TABLES[channel])
         if (yield* verifiedElsewhere(accountUuid, channel, address)) return yield* Effect.fail(inUse(channel))
         if (verified) {
@@ -155,7 +156,7 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("accounts/Conta
         `
         const [saved] = yield* decodeContacts(rows)
         return saved!
-      }).pipe(Effect.catchTag("SqlError", contactRefusal(channel)))
+      })).pipe(Effect.catchTag("SqlError", contactRefusal(channel)))
 
     /** The account on which this address is verified; a malformed address is 422 validation_failed. */
     const findByVerifiedContact = (

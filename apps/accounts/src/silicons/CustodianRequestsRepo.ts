@@ -79,12 +79,13 @@ export class CustodianRequestsRepo extends Effect.Service<CustodianRequestsRepo>
 
     /** Inside the caller's transaction. A second pending request for one Silicon fails with RequestAlreadyPending. */
     const insert = (request: NewCustodianRequest): Effect.Effect<void, RequestAlreadyPending | SqlError> =>
-      sql`
+      // In a savepoint of its own: a refused insert must not abort the caller's transaction.
+      sql.withTransaction(sql`
         INSERT INTO custodian_requests
           (id, kind, status, silicon_uuid, from_uuid, to_uuid, to_email, request_token_hash, created_at, expires_at)
         VALUES (${request.id}, ${request.kind}, 'pending', ${request.siliconUuid}, ${request.fromUuid}, ${request.toUuid},
                 ${request.toEmail}, ${request.requestTokenHash}, ${request.at}, ${request.expiresAt})
-      `.pipe(
+      `).pipe(
         Effect.asVoid,
         Effect.catchTag("SqlError", (error): Effect.Effect<never, SqlError | RequestAlreadyPending> =>
           violatedConstraint(error) === "custodian_requests_one_pending" ? Effect.fail(new RequestAlreadyPending()) : Effect.fail(error))

@@ -155,9 +155,10 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
         yield* ids.releaseReservation(newHandle, uuid)
         const reserved = yield* ids.reservedUntil(newHandle, at)
         if (Option.isSome(reserved)) return reserved
-        yield* sql`
+        // In a savepoint of its own: a refused update must not abort the caller's transaction.
+        yield* sql.withTransaction(sql`
           UPDATE accounts SET handle = ${newHandle}, updated_at = ${at}, version = version + 1 WHERE uuid = ${uuid}
-        `.pipe(
+        `).pipe(
           Effect.catchTag("SqlError", (error): Effect.Effect<never, SqlError | HandleTaken> =>
             violatedConstraint(error) === "accounts_handle_key" ? Effect.fail(new HandleTaken()) : Effect.fail(error))
         )
