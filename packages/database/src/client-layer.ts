@@ -5,15 +5,25 @@ import type { DatabaseError } from "./database-error.ts"
 import { type Migrations, runMigrations } from "./migrations.ts"
 import { inRealTime } from "./real-time.ts"
 
-/** A layer of the client that `connect` opens, with the migrations applied before anyone uses it. */
+type Connect = Effect.Effect<PgClient.PgClient, DatabaseError, Scope.Scope>
+
+/**
+ * A layer of the client that `connect` opens, with the migrations applied before anyone uses it:
+ * on a client of their own when `connectToMigrate` is given (one without the serving pool's
+ * statement timeout, since a migration may wait for another process's or take long), closed after.
+ */
 export const clientLayer = (
-  connect: Effect.Effect<PgClient.PgClient, DatabaseError, Scope.Scope>,
-  migrations: Migrations
+  connect: Connect,
+  migrations: Migrations,
+  connectToMigrate?: Connect
 ): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, DatabaseError> =>
   Layer.scopedContext(
     Effect.gen(function*() {
+      const migrate = (client: PgClient.PgClient) =>
+        runMigrations(migrations).pipe(Effect.provideService(SqlClient.SqlClient, client))
+      if (connectToMigrate !== undefined) yield* Effect.scoped(Effect.flatMap(connectToMigrate, migrate))
       const client = yield* connect
-      yield* runMigrations(migrations).pipe(Effect.provideService(SqlClient.SqlClient, client))
+      if (connectToMigrate === undefined) yield* migrate(client)
       return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
     }).pipe(inRealTime)
   )

@@ -1,13 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
-import { type ConfigError, Effect, Layer, Option, type Redacted } from "effect"
+import { type ConfigError, Duration, Effect, Layer, Option, type Redacted } from "effect"
 import { clientLayer } from "./client-layer.ts"
 import { DatabaseConfig } from "./database-config.ts"
 import { DatabaseError, describeCause } from "./database-error.ts"
 import { parseDatabaseUrl } from "./database-url.ts"
 import { openEmbeddedDatabase, socketPort } from "./embedded/embedded-database.ts"
 import type { Migrations } from "./migrations.ts"
-import { connectPg } from "./pg-connection.ts"
+import { connectPg, type PoolTimeouts } from "./pg-connection.ts"
 import { inRealTime } from "./real-time.ts"
 
 export interface DatabaseOptions {
@@ -27,6 +27,13 @@ export interface DatabaseOptions {
 }
 
 const defaultMaxConnections = 10
+
+/**
+ * A PostgreSQL server can go away, or stop answering: a request then waits at most 2 seconds
+ * for a connection and 2 more for a statement, and answers 503 (see isDatabaseUnavailable).
+ * A statement taking longer is cut by the server too, so it holds no lock past that.
+ */
+const outageTimeouts: PoolTimeouts = { connect: Duration.seconds(2), query: Duration.seconds(2) }
 
 /**
  * The service's database, migrated, for as long as the layer lives. Closing it closes the
@@ -51,12 +58,19 @@ export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient
       onSome: (url) =>
         Effect.flatMap(parseDatabaseUrl(url), (parsed) =>
           connectPg(
-            { url: parsed.url, maxConnections: options.maxConnections ?? defaultMaxConnections },
+            {
+              url: parsed.url,
+              maxConnections: options.maxConnections ?? defaultMaxConnections,
+              timeouts: outageTimeouts
+            },
             parsed,
             { keepPlans: options.keepPlans ?? false }
           ).pipe(Effect.tap(Effect.logInfo(`connected to PostgreSQL at ${parsed.description}`))))
     }),
-    options.migrations
+    options.migrations,
+    Option.map(options.url, (url) =>
+      Effect.flatMap(parseDatabaseUrl(url), (parsed) => connectPg({ url: parsed.url, maxConnections: 1 }, parsed)))
+      .pipe(Option.getOrUndefined)
   )
 
 export const layerConfig = (options: {

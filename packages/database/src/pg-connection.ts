@@ -3,14 +3,22 @@ import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Redacted, type Scope } from "effect"
 import Pg from "pg"
-import { planKeepingPool } from "./planKeepingPool.ts"
+import { makePool } from "./pgPool.ts"
 import { DatabaseError, describeCause } from "./database-error.ts"
 
 /**
- * pg applies this both to opening a connection and to waiting for a free one in the pool,
- * so an unreachable server fails the start (and later queries) instead of hanging.
+ * How long a pool waits. pg applies `connect` both to opening a connection and to waiting
+ * for a free one in the pool, so an unreachable server fails instead of hanging; `query`
+ * bounds each statement on our side (a black-holed server never answers) and on the server's
+ * (statement_timeout), so that a request answers within a bounded time in an outage.
  */
-export const connectTimeout = Duration.seconds(10)
+export interface PoolTimeouts {
+  readonly connect: Duration.Duration
+  readonly query?: Duration.Duration
+}
+
+/** Opening the database at start and the embedded database (one connection, requests queue for it). */
+export const patientTimeouts: PoolTimeouts = { connect: Duration.seconds(10) }
 
 export interface PgTarget {
   /** Where we connect, for messages: never contains a password. */
@@ -26,6 +34,7 @@ export interface PgConnection {
   readonly username?: string
   readonly database?: string
   readonly maxConnections: number
+  readonly timeouts?: PoolTimeouts
 }
 
 /** What answers at the other end: a PostgreSQL server, or PGlite served over a socket (one session for every client). */
@@ -55,16 +64,22 @@ export const connectPg = (
     })
   )
 
-const poolConfig = (connection: PgConnection): Pg.PoolConfig => ({
-  connectionString: connection.url === undefined ? undefined : Redacted.value(connection.url),
-  host: connection.host,
-  port: connection.port,
-  user: connection.username,
-  database: connection.database,
-  max: connection.maxConnections,
-  connectionTimeoutMillis: Duration.toMillis(connectTimeout),
-  application_name: "@effect/sql-pg"
-})
+const poolConfig = (connection: PgConnection): Pg.PoolConfig => {
+  const timeouts = connection.timeouts ?? patientTimeouts
+  // The server cuts a statement at the same deadline, so an abandoned one holds no lock past it.
+  const query = timeouts.query === undefined ? {} : { statement_timeout: Duration.toMillis(timeouts.query) }
+  return {
+    connectionString: connection.url === undefined ? undefined : Redacted.value(connection.url),
+    host: connection.host,
+    port: connection.port,
+    user: connection.username,
+    database: connection.database,
+    max: connection.maxConnections,
+    connectionTimeoutMillis: Duration.toMillis(timeouts.connect),
+    ...query,
+    application_name: "@effect/sql-pg"
+  }
+}
 
 /** `select version()` on a connection of its own, closed at once. */
 export const serverKindOf = (config: Pg.ClientConfig): Promise<ServerKind> => {
@@ -82,9 +97,11 @@ const openPool = (connection: PgConnection, keepPlans: boolean) =>
       try: async () => {
         const config = poolConfig(connection)
         const kind = await serverKindOf(config)
-        const pool = kind === "postgresql" && keepPlans
-          ? planKeepingPool(config)
-          : new Pg.Pool(kind === "pglite" ? { ...config, max: 1 } : config)
+        const query = connection.timeouts?.query
+        const pool = makePool(kind === "pglite" ? { ...config, max: 1 } : config, {
+          keepPlans: kind === "postgresql" && keepPlans,
+          ...(query === undefined ? {} : { queryDeadlineMillis: Duration.toMillis(query) })
+        })
         pool.on("error", () => {})
         try {
           await pool.query("SELECT 1")

@@ -1,13 +1,6 @@
 import Pg from "pg"
 import { createHash } from "node:crypto"
 
-/**
- * A pg client that sends every parameterized statement as a named prepared
- * statement, so PostgreSQL plans it once per connection instead of on every
- * execution (the statements we send are static text with parameters: a
- * few hundred names at most). Statements without parameters stay unnamed:
- * they may hold several commands (migrations), which a prepared statement cannot.
- */
 // Statement texts are few and fixed, so their names are worked out once per process.
 const names = new Map<string, string>()
 const nameOf = (text: string): string => {
@@ -20,15 +13,54 @@ const nameOf = (text: string): string => {
   return name
 }
 
-class PlanKeepingClient extends Pg.Client {
-  override query(config: unknown, values?: unknown, callback?: unknown): never {
-    if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
-      const name = nameOf(config)
-      return (super.query as (...args: Array<unknown>) => never)({ text: config, values, name }, callback)
-    }
-    return (super.query as (...args: Array<unknown>) => never)(config, values, callback)
-  }
+type Callback = (error: Error | null, result?: unknown) => void
+type Query = (...args: Array<unknown>) => unknown
+
+export interface PoolOptions {
+  /**
+   * Send every parameterized statement as a named prepared statement, so PostgreSQL plans it
+   * once per connection instead of on every execution (the statements we send are static text
+   * with parameters: a few hundred names at most). Statements without parameters stay unnamed:
+   * they may hold several commands (migrations), which a prepared statement cannot. Only for a
+   * PostgreSQL server, never for the embedded one, whose single session several clients share.
+   */
+  readonly keepPlans: boolean
+  /**
+   * A statement with no answer after this many milliseconds ends its connection: the server
+   * is gone or black-holed, and what waits behind it (the ROLLBACK) then fails at once
+   * instead of waiting in turn. The pool replaces the connection.
+   */
+  readonly queryDeadlineMillis?: number
 }
 
-/** A pg pool of plan-keeping clients, for a PostgreSQL server (never for the embedded one, whose single session several clients share). */
-export const planKeepingPool = (config: Pg.PoolConfig): Pg.Pool => new Pg.Pool({ ...config, Client: PlanKeepingClient })
+/** Reaches the socket under a pg client: pg offers no public way to drop a connection that hangs. */
+const socketOf = (client: Pg.Client): { destroy: (error: Error) => void } | undefined =>
+  (client as unknown as { connection?: { stream?: { destroy: (error: Error) => void } } }).connection?.stream
+
+const clientClass = (options: PoolOptions): typeof Pg.Client =>
+  class extends Pg.Client {
+    override query(...args: Array<unknown>): never {
+      const [config, values] = args
+      if (options.keepPlans && typeof config === "string" && Array.isArray(values) && values.length > 0) {
+        args[0] = { text: config, values, name: nameOf(config) }
+        args.splice(1, 1)
+      }
+      const last = args.length - 1
+      const callback = args[last]
+      const deadline = options.queryDeadlineMillis
+      if (deadline !== undefined && typeof callback === "function") {
+        const timer = setTimeout(() => {
+          socketOf(this)?.destroy(new Error(`the database did not answer within ${deadline} ms`))
+        }, deadline)
+        args[last] = ((error, result) => {
+          clearTimeout(timer)
+          ;(callback as Callback)(error, result)
+        }) satisfies Callback
+      }
+      return (super.query as Query).apply(this, args) as never
+    }
+  }
+
+/** A pg pool whose clients follow `options`. */
+export const makePool = (config: Pg.PoolConfig, options: PoolOptions): Pg.Pool =>
+  new Pg.Pool({ ...config, Client: clientClass(options) })

@@ -12,7 +12,7 @@ export const rowsDecoder = <A, I>(schema: Schema.Schema<A, I>): (rows: unknown) 
 
 /**
  * The column list of a row schema's fields (optionally qualified by a table alias), for SELECT and
- * RETURNING in place of `*`: a statement kept prepared (see planKeepingPool.ts) must not change the
+ * RETURNING in place of `*`: a statement kept prepared (see pgPool.ts) must not change the
  * columns it returns when a migration adds one.
  */
 export const columnsOf = (fields: Readonly<Record<string, unknown>>, alias?: string): string =>

@@ -21,6 +21,11 @@ export interface ConventionsOptions {
    * the place for idempotency, which stores and replays whole responses.
    */
   readonly around?: AroundHandled
+  /**
+   * Whether a defect means a dependency (the database) is out of reach for now: such a request
+   * answers 503 with Retry-After (or the route's OutageResponse) instead of 500. Default: none does.
+   */
+  readonly unavailable?: (defect: unknown) => boolean
 }
 
 /** Returns `handled` itself when it has nothing to do for this request. */
@@ -113,6 +118,7 @@ export const conventions = (options: ConventionsOptions) => {
   const versioning = options.versioning
   const versionHeader = versioning?.header.toLowerCase()
   const around = options.around
+  const unavailable = options.unavailable ?? (() => false)
   // Written without generators: every request of every service pays for this function.
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (original) => {
@@ -143,14 +149,10 @@ export const conventions = (options: ConventionsOptions) => {
             onNone: () => true,
             onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(json))
           })
-        const handled = Effect.catchAllCause(
-          app,
-          (cause) => translateFailure(cause, { request, path, route, table, requestId, bodyDecodes })
-        )
+        const failed = { request, path, route, table, requestId, bodyDecodes, unavailable }
+        const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed))
         const wrapped = around === undefined ? handled : around(request, handled)
-        const answered = wrapped === handled
-          ? handled
-          : Effect.catchAll(wrapped, (error) => Effect.succeed(respondWithError(error)))
+        const answered = wrapped === handled ? handled : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed))
         return Effect.flatMap(
           request === original ? answered : Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request),
           finish

@@ -7,7 +7,15 @@ import {
 } from "@effect/platform"
 import { Cause, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { type ApiErrorInstance, errorBody, isApiError } from "./ApiError.ts"
-import { InternalError, InvalidPath, InvalidQuery, MethodNotAllowed, RouteNotFound, ValidationFailed } from "./errors.ts"
+import {
+  InternalError,
+  InvalidPath,
+  InvalidQuery,
+  MethodNotAllowed,
+  RouteNotFound,
+  ServiceUnavailable,
+  ValidationFailed
+} from "./errors.ts"
 import type { Route, RouteTable } from "./RouteTable.ts"
 
 /** The one translator from an error to the response a client sees. */
@@ -105,7 +113,26 @@ export interface FailureContext {
   readonly table: RouteTable
   readonly requestId: string
   readonly bodyDecodes: () => boolean
+  /** Whether a defect means a dependency is out of reach for now (see ConventionsOptions.unavailable). */
+  readonly unavailable: (defect: unknown) => boolean
 }
+
+/** What a client waits before retrying during an outage. */
+const OUTAGE_RETRY_AFTER_SECONDS = 2
+
+const outageResponse = (context: FailureContext): HttpServerResponse.HttpServerResponse =>
+  Option.match(context.route?.outageResponse ?? Option.none(), {
+    onSome: (respond) => respond(OUTAGE_RETRY_AFTER_SECONDS),
+    onNone: () => {
+      const response = respondWithError(
+        new ServiceUnavailable({
+          message: "A service we depend on is unavailable for a moment. Retry with the same Idempotency-Key.",
+          details: { request_id: context.requestId }
+        })
+      )
+      return HttpServerResponse.setHeader(response, "retry-after", String(OUTAGE_RETRY_AFTER_SECONDS))
+    }
+  })
 
 /** Turns whatever the app failed with into the envelope; defects are logged with their cause and never shown. */
 export const translateFailure = (
@@ -137,6 +164,13 @@ export const translateFailure = (
   }
   // The client went away: nothing to answer.
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+  const outage = Cause.find(cause, (reason) =>
+    reason._tag === "Die" && context.unavailable(reason.defect) ? Option.some(reason.defect) : Option.none())
+  if (Option.isSome(outage)) {
+    return Effect.logWarning({ event: "dependency_unavailable", request_id: context.requestId }, outage.value).pipe(
+      Effect.as(outageResponse(context))
+    )
+  }
   return Effect.logError("request failed", cause).pipe(
     Effect.as(respondWithError(
       new InternalError({

@@ -14,6 +14,7 @@ export {
   type ExtraRoute,
   makeRouteTable,
   MaxBodyBytes,
+  OutageResponse,
   type Route,
   type RouteTable
 } from "./RouteTable.ts"

@@ -57,3 +57,19 @@ export const OAuthErrorResponses = [oauthErrorSchema(400), oauthErrorSchema(401)
 
 export const oauthError = (error: OAuthErrorCode, description: string) =>
   new OAuthError({ error, error_description: description })
+
+/**
+ * An OAuth endpoint's answer while the database is unavailable (RFC 6749 §5.2 lets a server
+ * add codes; `temporarily_unavailable` is the one §4.1.2.1 names for this): 503, Retry-After.
+ */
+export const oauthOutageResponse = (retryAfterSeconds: number) =>
+  HttpServerResponse.unsafeJson(
+    {
+      error: "temporarily_unavailable",
+      error_description: "The server is unavailable for a moment; retry with the same Idempotency-Key."
+    },
+    {
+      status: 503,
+      headers: { "cache-control": "no-store", pragma: "no-cache", "retry-after": String(retryAfterSeconds) }
+    }
+  )

@@ -1,5 +1,6 @@
 import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { type ApiVersioning, type AroundHandled, conventions, type PublicDocument } from "@platform/http"
+import { isDatabaseUnavailable } from "@platform/database"
 import { Effect, Layer } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
 import { nodeServer } from "./nodeServer.ts"
@@ -40,6 +41,7 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
     api: service.api,
     versioning: service.versioning,
     extraRoutes: [OPENAPI_PATH, DOCS_PATH, HOME_PATH].map((path) => ({ method: "GET", path })),
+    unavailable: isDatabaseUnavailable,
     ...(service.around === undefined ? {} : { around: service.around })
   }))
   const links: ReadonlyArray<HomeLink> = [

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { oauthBody, OAuthErrorResponses } from "@platform/oauth"
+import { OutageResponse } from "@platform/http"
+import { oauthBody, OAuthErrorResponses, oauthOutageResponse } from "@platform/oauth"
 import { Schema } from "effect"
 import { AppTokenResponse } from "./AppTokenResponse.ts"
 import { IntrospectionResponse } from "./Introspection.ts"
@@ -44,4 +45,5 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
       )
   )
   .annotate(OpenApi.Title, "OAuth")
+  .annotate(OutageResponse, oauthOutageResponse)
 {}

@@ -1,0 +1,47 @@
+import { TestDatabase } from "@platform/database"
+import { freePort, type SpawnedService, spawnService } from "@platform/testkit"
+import { Effect, Exit, Scope } from "effect"
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { promisify } from "node:util"
+
+export const root = join(import.meta.dirname, "..", "..")
+
+/** Starts accounts as its own process, exactly as `npm start` runs it, with `env` on top of test-friendly settings. */
+export const startAccounts = async (env: Record<string, string>, port?: number): Promise<SpawnedService> => {
+  const listenOn = port ?? await freePort()
+  return spawnService({
+    entry: "apps/accounts/src/main.ts",
+    cwd: root,
+    url: `http://127.0.0.1:${listenOn}`,
+    env: { ACCOUNTS_PORT: String(listenOn), ACCOUNTS_KEYS_REFRESH_SECONDS: "1", ACCOUNTS_DRAIN_SECONDS: "5", ...env }
+  })
+}
+
+/** A database other processes can reach: a fresh one on TEST_DATABASE_URL's server, else an embedded one served over TCP. */
+export const provisionedDatabase = async () => {
+  const scope = Effect.runSync(Scope.make())
+  const { url } = await Effect.runPromise(Scope.extend(TestDatabase.provision, scope))
+  return { url, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+/** The codes the development mailbox in `dataDir` holds for `to`, oldest first. */
+export const codesFor = (dataDir: string, to: string): Array<string> => {
+  let text: string
+  try {
+    text = readFileSync(join(dataDir, "mailbox.jsonl"), "utf8")
+  } catch {
+    return []
+  }
+  return text.trim().split("\n").filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { to: string; code?: string })
+    .flatMap((message) => message.to === to && message.code !== undefined ? [message.code] : [])
+}
+
+/** Runs the operator CLI (`npm run accounts -- …`) with `env`; resolves with what it printed. */
+export const runAccountsCli = (args: Array<string>, env: Record<string, string>) =>
+  promisify(execFile)(process.execPath, ["--import", "tsx", "apps/accounts/src/cli.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, ...env }
+  })
