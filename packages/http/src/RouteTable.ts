@@ -1,5 +1,6 @@
 import { HttpApi, type HttpApiSchema } from "@effect/platform"
 import { Context, Option, type Schema } from "effect"
+import { type BodyRefusal, bodyRefusalOf } from "./BodyRefusal.ts"
 
 /** Per-endpoint request body limit, in bytes (default 64 KB). */
 export class MaxBodyBytes extends Context.Tag("@platform/http/MaxBodyBytes")<MaxBodyBytes, number>() {}
@@ -15,6 +16,8 @@ export interface Route {
   readonly pathSchema: Option.Option<Schema.Schema.AnyNoContext>
   readonly urlParamsSchema: Option.Option<Schema.Schema.AnyNoContext>
   readonly payloadSchema: Option.Option<Schema.Schema.AnyNoContext>
+  /** How a refused body's content is answered when the route has its own error format. */
+  readonly bodyRefusal: Option.Option<BodyRefusal>
 }
 
 interface PatternEntry {
@@ -67,7 +70,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         bodyTypes: endpoint.method === "GET" ? new Map() : bodyTypes,
         pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
-        payloadSchema: endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>
+        payloadSchema: endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
+        bodyRefusal: bodyRefusalOf(endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>)
       }
       const regex = patternOf(endpoint.path)
       if (regex === undefined) {
@@ -90,7 +94,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       bodyTypes: new Map(),
       pathSchema: Option.none(),
       urlParamsSchema: Option.none(),
-      payloadSchema: Option.none()
+      payloadSchema: Option.none(),
+      bodyRefusal: Option.none()
     })
     exact.set(path, byMethod)
   }
