@@ -70,6 +70,19 @@ layer(AccountsTest(), { excludeTestServices: true })("POST /v1/oauth/token and /
       expect(otherClient.body.error).toBe("invalid_client")
     }))
 
+  it.effect("deep JSON, a JSON key sent twice, NUL in a value: RFC 6749 invalid_request, never the service envelope", () =>
+    Effect.gen(function*() {
+      const jsonPost = (body: string) => post("/v1/oauth/token", { method: "POST", headers: { "content-type": "application/json" }, body })
+      const deep = yield* jsonPost("[".repeat(10_000) + "]".repeat(10_000))
+      expect(deep.status).toBe(400)
+      expect(deep.body).toEqual({ error: "invalid_request", error_description: expect.stringContaining("deeper than 64") })
+      const twice = yield* jsonPost(`{"grant_type":"refresh_token","client_id":"accounts","refresh_token":"a","refresh_token":"b"}`)
+      expect(twice.body).toEqual({ error: "invalid_request", error_description: "Parameter refresh_token is repeated." })
+      const nul = yield* post("/v1/oauth/token", form({ grant_type: "refresh_token", client_id: "accounts", refresh_token: "a\u0000" }))
+      expect(nul.status).toBe(400)
+      expect(nul.body).toEqual({ error: "invalid_request", error_description: "Parameter refresh_token must not contain NUL (U+0000)." })
+    }))
+
   it.effect("grant_type: unknown or not yet served is unsupported_grant_type, another client's is unauthorized_client", () =>
     Effect.gen(function*() {
       const unknown = yield* post("/v1/oauth/token", form({ grant_type: "password", client_id: "accounts" }))

@@ -6,10 +6,13 @@ import { type ApiVersioning, isVersioned, selectVersion } from "./ApiVersion.ts"
 import { withBufferedBody } from "./BufferedRequest.ts"
 import { mediaTypeOf } from "./ContentType.ts"
 import { respondWithError, translateFailure } from "./ErrorTranslation.ts"
-import { InvalidContentType, InvalidJson, PayloadTooLarge, UnsupportedMediaType } from "./errors.ts"
+import { InvalidContentType, InvalidJson, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
+import { parameterRefusal } from "./ParameterCheck.ts"
 import { readBody } from "./RequestBody.ts"
 import { requestIdFrom } from "./RequestId.ts"
 import { type ExtraRoute, makeRouteTable, type Route } from "./RouteTable.ts"
+import { jsonTextProblems, textProblem } from "./TextRules.ts"
 
 export interface ConventionsOptions {
   readonly api: HttpApi.HttpApi.Any
@@ -23,7 +26,7 @@ export interface ConventionsOptions {
   readonly around?: AroundHandled
   /**
    * Whether a defect means a dependency (the database) is out of reach for now: such a request
-   * answers 503 with Retry-After (or the route's OutageResponse) instead of 500. Default: none does.
+   * answers 503 with Retry-After (or in the route's ErrorFormat) instead of 500. Default: none does.
    */
   readonly unavailable?: (defect: unknown) => boolean
 }
@@ -92,12 +95,25 @@ const prepareBody = (
         })
       }
     }
-    if (kind !== "Json") return { _tag: "Ready", request: withBufferedBody(request, read.bytes, undefined), json: undefined }
+    if (kind !== "Json") {
+      const problems = kind === "UrlParams" ? formTextProblems(read.bytes.toString("utf8")) : {}
+      return Object.keys(problems).length > 0
+        ? invalidText(problems)
+        : { _tag: "Ready", request: withBufferedBody(request, read.bytes, undefined), json: undefined }
+    }
     // An empty JSON body counts as an empty object.
     const bytes = empty ? Buffer.from("{}") : read.bytes
+    const text = bytes.toString("utf8")
+    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return {
+        _tag: "Refused",
+        closeConnection: false,
+        error: new InvalidJson({ message: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.` })
+      }
+    }
     let json: unknown
     try {
-      json = JSON.parse(bytes.toString("utf8"))
+      json = JSON.parse(text)
     } catch {
       return {
         _tag: "Refused",
@@ -105,7 +121,34 @@ const prepareBody = (
         error: new InvalidJson({ message: "The request body is not valid JSON." })
       }
     }
+    const problems = jsonTextProblems(json)
+    if (Object.keys(problems).length > 0) return invalidText(problems)
     return { _tag: "Ready", request: withBufferedBody(request, bytes, json), json }
+  })
+
+const formTextProblems = (text: string): Record<string, string> => {
+  const problems: Record<string, string> = {}
+  for (const [name, value] of new URLSearchParams(text)) {
+    const problem = textProblem(name) ?? textProblem(value)
+    if (problem !== undefined && !(name in problems)) problems[name] = problem
+  }
+  return problems
+}
+
+const invalidText = (fields: Record<string, string>): Prepared => ({
+  _tag: "Refused",
+  closeConnection: false,
+  error: new ValidationFailed({ message: "The request body has invalid values.", details: { fields } })
+})
+
+/** Refusals of the body's content answer in the route's own error format when it has one; size and media type do not. */
+const answerRefusal = (route: Route, error: ApiErrorInstance): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Option.match(route.errorFormat, {
+    onNone: () => Effect.succeed(respondWithError(error)),
+    onSome: (format) =>
+      error instanceof PayloadTooLarge || error instanceof UnsupportedMediaType
+        ? Effect.succeed(respondWithError(error))
+        : format.refuseBody(error)
   })
 
 /**
@@ -165,11 +208,14 @@ export const conventions = (options: ConventionsOptions) => {
         headers["vary"] = versioning.header
         if (typeof version !== "string") return finish(respondWithError(version))
       }
-      if (route === undefined || route.bodyTypes.size === 0) return run(original, undefined)
+      if (route === undefined) return run(original, undefined)
+      const refusal = parameterRefusal(route, path, original.url)
+      if (refusal !== undefined) return finish(respondWithError(refusal))
+      if (route.bodyTypes.size === 0) return run(original, undefined)
       return Effect.flatMap(prepareBody(original, route), (prepared) => {
         if (prepared._tag === "Ready") return run(prepared.request, prepared.json)
         if (prepared.closeConnection) headers["connection"] = "close"
-        return finish(respondWithError(prepared.error))
+        return Effect.flatMap(answerRefusal(route, prepared.error), finish)
       })
     })
 }

@@ -121,8 +121,8 @@ export interface FailureContext {
 const OUTAGE_RETRY_AFTER_SECONDS = 2
 
 const outageResponse = (context: FailureContext): HttpServerResponse.HttpServerResponse =>
-  Option.match(context.route?.outageResponse ?? Option.none(), {
-    onSome: (respond) => respond(OUTAGE_RETRY_AFTER_SECONDS),
+  Option.match(context.route?.errorFormat ?? Option.none(), {
+    onSome: (format) => format.unavailable(OUTAGE_RETRY_AFTER_SECONDS),
     onNone: () => {
       const response = respondWithError(
         new ServiceUnavailable({

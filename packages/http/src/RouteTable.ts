@@ -1,19 +1,11 @@
-import { HttpApi, type HttpApiSchema, type HttpServerResponse } from "@effect/platform"
+import { HttpApi, type HttpApiSchema } from "@effect/platform"
 import { Context, Option, type Schema } from "effect"
+import { type ErrorFormat, errorFormatOf } from "./ErrorFormat.ts"
 
 /** Per-endpoint request body limit, in bytes (default 64 KB). */
 export class MaxBodyBytes extends Context.Tag("@platform/http/MaxBodyBytes")<MaxBodyBytes, number>() {}
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
-
-/**
- * How a group or endpoint with its own error format (the OAuth endpoints' RFC 6749 bodies)
- * answers while a dependency is unavailable; others answer 503 service_unavailable.
- */
-export class OutageResponse extends Context.Tag("@platform/http/OutageResponse")<
-  OutageResponse,
-  (retryAfterSeconds: number) => HttpServerResponse.HttpServerResponse
->() {}
 
 export interface Route {
   readonly method: string
@@ -24,7 +16,8 @@ export interface Route {
   readonly pathSchema: Option.Option<Schema.Schema.AnyNoContext>
   readonly urlParamsSchema: Option.Option<Schema.Schema.AnyNoContext>
   readonly payloadSchema: Option.Option<Schema.Schema.AnyNoContext>
-  readonly outageResponse: Option.Option<OutageResponse["Type"]>
+  /** The route's own error format (the OAuth endpoints' RFC 6749 bodies), declared by its payload schema. */
+  readonly errorFormat: Option.Option<ErrorFormat>
 }
 
 interface PatternEntry {
@@ -78,7 +71,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         payloadSchema: endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
-        outageResponse: Context.getOption(mergedAnnotations, OutageResponse)
+        errorFormat: errorFormatOf(endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>)
       }
       const regex = patternOf(endpoint.path)
       if (regex === undefined) {
@@ -102,7 +95,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       pathSchema: Option.none(),
       urlParamsSchema: Option.none(),
       payloadSchema: Option.none(),
-      outageResponse: Option.none()
+      errorFormat: Option.none()
     })
     exact.set(path, byMethod)
   }

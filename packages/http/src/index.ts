@@ -1,5 +1,6 @@
 export * from "./ApiError.ts"
 export * from "./ApiVersion.ts"
+export { type ErrorFormat, ErrorFormatId } from "./ErrorFormat.ts"
 export * from "./ClientAddress.ts"
 export * from "./Conventions.ts"
 export * from "./Cookies.ts"
@@ -14,7 +15,6 @@ export {
   type ExtraRoute,
   makeRouteTable,
   MaxBodyBytes,
-  OutageResponse,
   type Route,
   type RouteTable
 } from "./RouteTable.ts"
@@ -23,3 +23,5 @@ export * from "./OpenApiConventions.ts"
 export * from "./PublicDocuments.ts"
 export { mediaTypeOf } from "./ContentType.ts"
 export * from "./Pagination.ts"
+export { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
+export { parameterProblem, textProblem } from "./TextRules.ts"

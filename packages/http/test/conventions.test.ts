@@ -253,4 +253,52 @@ layer(TestServerLive)("shared HTTP conventions over real HTTP", (it) => {
         expect(yield* Ref.get(calls)).toBe(before + 1)
       }))
   })
+
+  describe("input no handler sees: deep nesting, NUL, control characters, bad percent-encoding", () => {
+    it.effect("JSON nested deeper than 64 levels is 400 invalid_json, 64 levels still parse", () =>
+      Effect.gen(function*() {
+        const calls = yield* HandlerCalls
+        const before = yield* Ref.get(calls)
+        const deep = yield* call("/v1/widgets", { ...json(null), body: "[".repeat(10_000) + "]".repeat(10_000) })
+        expect(deep.status).toBe(400)
+        expect(deep.body.error).toEqual({ code: "invalid_json", message: expect.stringContaining("deeper than 64") })
+        const inString = yield* call("/v1/widgets", json({ name: "[".repeat(100), size: 1 }))
+        expect(inString.status).toBe(201)
+        const sixtyFour = yield* call("/v1/widgets", { ...json(null), body: "[".repeat(64) + "]".repeat(64) })
+        expect(sixtyFour.body.error.code).toBe("validation_failed")
+        expect(yield* Ref.get(calls)).toBe(before + 1)
+      }))
+
+    it.effect("NUL or a lone surrogate in a JSON string is 422 validation_failed naming the field", () =>
+      Effect.gen(function*() {
+        const nul = yield* call("/v1/widgets", json({ name: "a\u0000b", size: 1 }))
+        expect(nul.status).toBe(422)
+        expect(nul.body.error.details).toEqual({ fields: { name: "must not contain NUL (U+0000)" } })
+        const surrogate = yield* call("/v1/widgets", { ...json(null), body: `{"name":"\\ud800","size":1}` })
+        expect(surrogate.status).toBe(422)
+        expect(Object.keys(surrogate.body.error.details.fields)).toEqual(["name"])
+        const pair = yield* call("/v1/widgets", { ...json(null), body: `{"name":"\\ud83d\\ude00","size":1}` })
+        expect(pair.status).toBe(201)
+      }))
+
+    it.effect("a path parameter with a control character or bytes that are not UTF-8 is 400 invalid_path naming it", () =>
+      Effect.gen(function*() {
+        for (const raw of ["a%00b", "%0A", "%C0%80", "%ED%A0%80", "%FF", "%"]) {
+          const res = yield* call(`/v1/widgets/${raw}`, { method: "DELETE" })
+          expect(res.status, raw).toBe(400)
+          expect(res.body.error.code, raw).toBe("invalid_path")
+          expect(res.body.error.details.parameter, raw).toBe("id")
+        }
+        expect((yield* call("/v1/widgets/caf%C3%A9", { method: "DELETE" })).status).toBe(204)
+      }))
+
+    it.effect("a control character in a query parameter, declared or not, is 400 invalid_query naming it", () =>
+      Effect.gen(function*() {
+        const declared = yield* call("/v1/widgets/7?limit=1%00")
+        expect(declared.status).toBe(400)
+        expect(declared.body.error.details).toEqual({ parameter: "limit", problem: "must not contain control characters" })
+        const undeclared = yield* call("/v1/widgets/7?other=%1B")
+        expect(undeclared.body.error.details.parameter).toBe("other")
+      }))
+  })
 })

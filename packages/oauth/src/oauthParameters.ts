@@ -2,10 +2,27 @@ import { mediaTypeOf } from "@platform/http"
 import { Effect } from "effect"
 import { type OAuthError, oauthError } from "./OAuthError.ts"
 
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g
+
+/**
+ * The first key a flat JSON object of strings holds twice (JSON.parse keeps
+ * the last silently). In such an object the string tokens alternate key, value.
+ */
+const repeatedKey = (body: string): string | undefined => {
+  const seen = new Set<string>()
+  const tokens = body.match(JSON_STRING) ?? []
+  for (let index = 0; index < tokens.length; index += 2) {
+    const key = JSON.parse(tokens[index] ?? "\"\"") as string
+    if (seen.has(key)) return key
+    seen.add(key)
+  }
+  return undefined
+}
+
 /**
  * The parameters of an OAuth request (RFC 6749 §3.2): a form body, or a JSON
  * object whose values are all strings. A parameter sent twice is refused
- * (§3.1); unknown ones are kept and ignored by the grants.
+ * (§3.1), in a form or as a JSON key; unknown ones are kept and ignored by the grants.
  */
 export const oauthParameters = (
   contentType: string | undefined,
@@ -29,6 +46,8 @@ export const oauthParameters = (
       }
       parameters.set(name, value)
     }
+    const repeated = repeatedKey(body)
+    if (repeated !== undefined) return Effect.fail(oauthError("invalid_request", `Parameter ${repeated} is repeated.`))
     return Effect.succeed(parameters)
   }
   const parameters = new Map<string, string>()

@@ -36,6 +36,19 @@ describe("oauthParameters (RFC 6749 §3.1, §3.2)", () => {
       expect(yield* parse("application/json", "  ")).toEqual(Either.right({}))
     }))
 
+  it.effect("refuses a JSON key sent twice, as a repeated form parameter (JSON.parse would keep the last)", () =>
+    Effect.gen(function*() {
+      expect(yield* parse("application/json", `{"code":"a","code":"b"}`)).toEqual(
+        Either.left("invalid_request: Parameter code is repeated.")
+      )
+      expect(yield* parse("application/json", `{"grant_type":"refresh_token", "scope":"x","sc\\u006fpe":"x"}`)).toEqual(
+        Either.left("invalid_request: Parameter scope is repeated.")
+      )
+      expect(yield* parse("application/json", `{"a":"code","code":"\\"code\\""}`)).toEqual(
+        Either.right({ a: "code", code: "\"code\"" })
+      )
+    }))
+
   it.effect("refuses malformed JSON, a JSON value that is not an object, and values that are not strings", () =>
     Effect.gen(function*() {
       expect(yield* parse("application/json", "{")).toEqual(Either.left("invalid_request: The JSON body is malformed."))

@@ -84,11 +84,12 @@ export const makeRateLimiter: Effect.Effect<RateLimiterService, never, SqlClient
     const release = (input: Omit<RateLimitHit, "limit">): Effect.Effect<void, SqlError> =>
       Effect.gen(function*() {
         const window = fixedWindowAt(yield* Clock.currentTimeMillis, input.windowSeconds)
-        yield* sql`
-          UPDATE rate_limit_windows SET count = count - 1
-          WHERE key_digest = ${rateLimitKeyDigest(input.key)} AND window_seconds = ${input.windowSeconds}
-            AND window_start = ${new Date(window.startMillis)} AND count > 0
-        `
+        const row = sql`key_digest = ${rateLimitKeyDigest(input.key)} AND window_seconds = ${input.windowSeconds}
+          AND window_start = ${new Date(window.startMillis)}`
+        // A window holds at least one hit (CHECK count > 0): giving back its only hit deletes it.
+        // Racing another give-back, this one may be lost (one hit too many counted), never the reverse.
+        yield* sql`DELETE FROM rate_limit_windows WHERE ${row} AND count = 1`
+        yield* sql`UPDATE rate_limit_windows SET count = count - 1 WHERE ${row} AND count > 1`
       })
 
     const purgeOlderThan = (age: Duration.DurationInput): Effect.Effect<number, SqlError> =>

@@ -66,6 +66,28 @@ describe("RateLimiter.hit", () => {
     }).pipe(Effect.provide(rateLimiterOverFreshDatabase())))
 })
 
+describe("RateLimiter.release", () => {
+  it.effect("gives back the only hit of a window (the row goes) and a later one (the count goes down)", () =>
+    Effect.gen(function*() {
+      const limiter = yield* RateLimiter
+      const sql = yield* SqlClient.SqlClient
+      yield* limiter.hit(login)
+      yield* limiter.release(login)
+      expect(yield* sql`SELECT count FROM rate_limit_windows`).toEqual([])
+      yield* Effect.replicateEffect(limiter.hit(login), 3)
+      yield* limiter.release(login)
+      expect((yield* limiter.hit(login)).allowed).toBe(true)
+      expect((yield* limiter.hit(login)).allowed).toBe(false)
+    }).pipe(Effect.provide(rateLimiterOverFreshDatabase())))
+
+  it.effect("giving back with nothing counted changes nothing", () =>
+    Effect.gen(function*() {
+      const limiter = yield* RateLimiter
+      yield* limiter.release(login)
+      expect(yield* limiter.hit(login)).toMatchObject({ allowed: true, remaining: 2 })
+    }).pipe(Effect.provide(rateLimiterOverFreshDatabase())))
+})
+
 describe("RateLimiter sweep", () => {
   it.effect("deletes windows that ended more than a day ago and keeps the rest", () =>
     Effect.gen(function*() {

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, OutageResponse, RateLimited } from "@platform/http"
-import { oauthBody, OAuthErrorResponses, oauthOutageResponse } from "@platform/oauth"
+import { errorResponse, RateLimited } from "@platform/http"
+import { oauthBody, OAuthErrorResponses } from "@platform/oauth"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
@@ -43,7 +43,6 @@ export class DeviceAuthorizationApi extends HttpApiGroup.make("deviceAuthorizati
       )
   )
   .annotate(OpenApi.Title, "Device sign-in")
-  .annotate(OutageResponse, oauthOutageResponse)
 {}
 
 export class DeviceApprovalApi extends HttpApiGroup.make("deviceApproval")

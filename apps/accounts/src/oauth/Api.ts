@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { OutageResponse } from "@platform/http"
-import { oauthBody, OAuthErrorResponses, oauthOutageResponse } from "@platform/oauth"
+import { oauthBody, OAuthErrorResponses } from "@platform/oauth"
 import { Schema } from "effect"
 import { AppTokenResponse } from "./AppTokenResponse.ts"
 import { IntrospectionResponse } from "./Introspection.ts"
@@ -45,5 +44,4 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
       )
   )
   .annotate(OpenApi.Title, "OAuth")
-  .annotate(OutageResponse, oauthOutageResponse)
 {}
