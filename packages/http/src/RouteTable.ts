@@ -15,6 +15,8 @@ export interface Route {
   readonly pathSchema: Option.Option<Schema.Schema.AnyNoContext>
   readonly urlParamsSchema: Option.Option<Schema.Schema.AnyNoContext>
   readonly payloadSchema: Option.Option<Schema.Schema.AnyNoContext>
+  /** Headers every response of this route carries besides the conventions' own. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 interface PatternEntry {
@@ -48,6 +50,7 @@ const patternOf = (path: string): RegExp | undefined => {
 export interface ExtraRoute {
   readonly method: string
   readonly path: string
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<ExtraRoute> = []): RouteTable => {
@@ -81,9 +84,10 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       }
     }
   })
-  for (const { method, path } of extra) {
+  for (const { headers, method, path } of extra) {
     const byMethod = exact.get(path) ?? new Map<string, Route>()
     byMethod.set(method, {
+      ...(headers === undefined ? {} : { headers }),
       method,
       path,
       maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
