@@ -67,6 +67,7 @@ layer(AccountsTest(), { excludeTestServices: true })("discovery and keys", (it) 
       expect(res.headers.get("cache-control")).toBe("public, max-age=300")
       expect(res.headers.get("accounts-version")).toBe("2026-10-01")
       expect(res.headers.get("vary")).toBe("Accounts-Version")
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff")
     }))
 
   it.effect("the JWKS publishes one Ed25519 and one RSA key, public parts only, CORS * and max-age 300", () =>
@@ -75,6 +76,7 @@ layer(AccountsTest(), { excludeTestServices: true })("discovery and keys", (it) 
       expect(res.status).toBe(200)
       expect(res.headers.get("access-control-allow-origin")).toBe("*")
       expect(res.headers.get("cache-control")).toBe("public, max-age=300")
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff")
       const keys = res.body.keys as Array<Record<string, string>>
       expect(keys.map((key) => `${key["kty"]}/${key["alg"]}`).sort()).toEqual(["OKP/EdDSA", "RSA/RS256"])
       for (const key of keys) {

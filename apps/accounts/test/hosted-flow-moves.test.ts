@@ -1,9 +1,46 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
-import { AccountsTest } from "./support/AccountsUnderTest.ts"
+import { SqlClient } from "@effect/sql"
+import { fixedWindowAt, rateLimitKeyDigest } from "@platform/rate-limit"
+import { Clock, Effect } from "effect"
+import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { expectRateLimited } from "./support/rateLimits.ts"
-import { accountOfCode, browser, makeFlowApp, proveEmail, run, setSigninConfig, startFlow, verifyCode } from "./support/flows.ts"
+import {
+  accountOfCode,
+  authorizeQuery,
+  browser,
+  makeFlowApp,
+  proveEmail,
+  run,
+  setSigninConfig,
+  startFlow,
+  verifyCode
+} from "./support/flows.ts"
+
+const flowCreationsKey = (address: string) => rateLimitKeyDigest(`flows_create:${address}`)
+
+/** Spends an address's 300 flow creations in this minute and the next, so a minute ending mid-test changes nothing. */
+const spendFlowCreations = (address: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const now = yield* Clock.currentTimeMillis
+    for (const window of [fixedWindowAt(now, 60), fixedWindowAt(now + 60_000, 60)]) {
+      yield* sql`
+        INSERT INTO rate_limit_windows (key_digest, window_seconds, window_start, window_end, count)
+        VALUES (${flowCreationsKey(address)}, 60, ${new Date(window.startMillis)}, ${new Date(window.endMillis)}, 300)
+      `
+    }
+  })
+
+const flowCreationsCounted = (address: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ total: number }>`
+      SELECT coalesce(sum(count), 0)::integer AS total FROM rate_limit_windows WHERE key_digest = ${flowCreationsKey(address)}
+    `).pipe(Effect.map((rows) => rows[0]?.total))
+
+const flowsOf = (appId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::integer AS n FROM flows WHERE app_id = ${appId}`)
+    .pipe(Effect.map((rows) => rows[0]?.n))
 
 // Proxy trusted: the rate-limit test counts its flows under its own X-Forwarded-For address, apart from the others.
 layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("hosted flow moves", (it) => {
@@ -107,5 +144,32 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("hosted
       expectRateLimited(yield* startFlow(b, appId, from), "300 per minute per IP", 60)
       // The right-most X-Forwarded-For entry is the address: another one is counted apart.
       expect((yield* startFlow(b, appId, { "x-forwarded-for": "203.0.113.90, 203.0.113.91" })).status).toBe(201)
+    }))
+
+  it.effect("GET /authorize?prompt=none counts against the same 300 a minute per IP; past it, no flow and temporarily_unavailable", () =>
+    Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
+      const appId = yield* makeFlowApp()
+      const b = yield* browser
+      const silently = (address: string) =>
+        run(() => b.get(`/authorize?${authorizeQuery(appId, { prompt: "none" })}`, { "x-forwarded-for": address }))
+
+      // With room left, prompt=none makes its flow (and fails it: no session) and the creation is counted.
+      const allowed = yield* silently("198.51.100.20")
+      expect(new URL(allowed.headers.get("location") ?? "").searchParams.get("error")).toBe("login_required")
+      expect(yield* flowCreationsCounted("198.51.100.20")).toBe(1)
+      expect(yield* flowsOf(appId)).toBe(1)
+
+      yield* spendFlowCreations("198.51.100.21")
+      const refused = yield* silently("198.51.100.21")
+      expect(refused.status).toBe(302)
+      const location = new URL(refused.headers.get("location") ?? "")
+      expect(location.searchParams.get("error")).toBe("temporarily_unavailable")
+      expect(location.searchParams.get("error_description")).toContain("300 per minute per IP")
+      expect(location.searchParams.get("state")).toBe("st&te=/ü")
+      expect(location.searchParams.get("iss")).toBe(url)
+      expect(yield* flowsOf(appId)).toBe(1)
+      // The limit is one: POST /v1/flows from that address is refused too.
+      expectRateLimited(yield* startFlow(b, appId, { "x-forwarded-for": "198.51.100.21" }), "300 per minute per IP", 60)
     }))
 })

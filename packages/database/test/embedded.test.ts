@@ -20,6 +20,22 @@ const runInAnotherProcess = (dataDir: string, widget: string) =>
     )
   ).pipe(Effect.map(({ stdout }) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "null") as unknown))
 
+/** The permission bits of every entry under a directory (itself included), by kind, except sockets. */
+const modesUnder = (root: string): { readonly directories: Set<string>; readonly files: Set<string> } => {
+  const directories = new Set<string>()
+  const files = new Set<string>()
+  const visit = (entry: string): void => {
+    const stat = fs.lstatSync(entry)
+    const mode = (stat.mode & 0o777).toString(8)
+    if (stat.isDirectory()) {
+      directories.add(mode)
+      for (const name of fs.readdirSync(entry)) visit(path.join(entry, name))
+    } else if (stat.isFile()) files.add(mode)
+  }
+  visit(root)
+  return { directories, files }
+}
+
 const deadPid = (): number => {
   const child = spawnSync(process.execPath, ["-e", ""])
   return child.pid
@@ -76,5 +92,20 @@ describe("embedded database", () => {
       const error = yield* Effect.flip(Effect.provide(Effect.void, embedded(dataDir)))
       assert.strictEqual(error._tag, "DatabaseError")
       assert.include(error.message, "too long")
+    }))
+
+  it.scopedLive("keeps its files private to the service's user, whatever the umask and the directory's old mode", () =>
+    Effect.gen(function*() {
+      const dataDir = path.join(yield* temporaryDirectory, "service")
+      fs.mkdirSync(dataDir)
+      fs.chmodSync(dataDir, 0o777)
+      const umask = process.umask(0)
+      yield* Effect.addFinalizer(() => Effect.sync(() => process.umask(umask)))
+      yield* Effect.scoped(Effect.gen(function*() {
+        const host = yield* Layer.build(embedded(dataDir))
+        yield* Effect.provide(addWidget("private"), host)
+        assert.deepStrictEqual(modesUnder(dataDir), { directories: new Set(["700"]), files: new Set(["600"]) })
+      }))
+      assert.deepStrictEqual(modesUnder(dataDir), { directories: new Set(["700"]), files: new Set(["600"]) })
     }))
 })

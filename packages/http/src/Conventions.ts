@@ -11,6 +11,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
 import { parameterRefusal } from "./ParameterCheck.ts"
 import { readBody } from "./RequestBody.ts"
 import { requestIdFrom } from "./RequestId.ts"
+import { NOSNIFF } from "./ResponseHeaders.ts"
 import { type ExtraRoute, makeRouteTable, type Route } from "./RouteTable.ts"
 import { jsonTextProblems, textProblem } from "./TextRules.ts"
 
@@ -169,7 +170,7 @@ export const conventions = (options: ConventionsOptions) => {
       const requestId = requestIdFrom(original.headers["x-request-id"])
       const path = pathOf(original.url)
       const route = table.match(original.method, path)
-      const headers: Record<string, string> = { "x-request-id": requestId }
+      const headers: Record<string, string> = { ...NOSNIFF, ...route?.headers, "x-request-id": requestId }
 
       const finish = (response: HttpServerResponse.HttpServerResponse) => {
         const final = HttpServerResponse.setHeaders(response, headers)

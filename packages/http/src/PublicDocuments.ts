@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { writeLogLine } from "@platform/logging"
 import { type ApiVersioning, isVersioned } from "./ApiVersion.ts"
 import { requestIdFrom } from "./RequestId.ts"
+import { NOSNIFF } from "./ResponseHeaders.ts"
 
 /** A public document answered from memory, identical for every caller. */
 export interface PublicDocument {
@@ -55,6 +56,7 @@ export const servePublicDocuments = (
     const requestId = requestIdFrom(request.headers["x-request-id"] as string | undefined)
     const bytes = bytesOf(document)
     const headers: Record<string, string | number> = {
+      ...NOSNIFF,
       ...document.headers,
       "content-type": "application/json",
       "content-length": bytes.length,

@@ -5,6 +5,9 @@ import { Effect } from "effect"
 export const addResponseHeaders = (headers: Record<string, string>): Effect.Effect<void> =>
   HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
 
+/** On every response: a browser must take the declared Content-Type, never guess another. */
+export const NOSNIFF = { "x-content-type-options": "nosniff" } as const
+
 export const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" } as const
 
 /** Responses that carry secrets or per-caller state must never be cached. */

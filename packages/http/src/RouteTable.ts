@@ -18,6 +18,8 @@ export interface Route {
   readonly payloadSchema: Option.Option<Schema.Schema.AnyNoContext>
   /** The route's own error format (the OAuth endpoints' RFC 6749 bodies), declared by its payload schema. */
   readonly errorFormat: Option.Option<ErrorFormat>
+  /** Headers every response of this route carries besides the conventions' own. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 interface PatternEntry {
@@ -51,6 +53,7 @@ const patternOf = (path: string): RegExp | undefined => {
 export interface ExtraRoute {
   readonly method: string
   readonly path: string
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<ExtraRoute> = []): RouteTable => {
@@ -85,9 +88,10 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       }
     }
   })
-  for (const { method, path } of extra) {
+  for (const { headers, method, path } of extra) {
     const byMethod = exact.get(path) ?? new Map<string, Route>()
     byMethod.set(method, {
+      ...(headers === undefined ? {} : { headers }),
       method,
       path,
       maxBodyBytes: DEFAULT_MAX_BODY_BYTES,

@@ -1,2 +1,13 @@
-export { isLoopbackAddress, isReservedAddress } from "./addressPolicy.ts"
-export { checkOutboundUrl, MAX_URL_LENGTH, type OutboundPolicy } from "./checkOutboundUrl.ts"
+export { isLoopbackAddress, isPublicAddress } from "./addressPolicy.ts"
+export { checkOutboundUrl, MAX_URL_LENGTH } from "./checkOutboundUrl.ts"
+export { isInternalName, normalizeHostName } from "./hostName.ts"
+export type { OutboundPolicy } from "./hostPolicy.ts"
+export { publicOnlyLookup } from "./publicOnlyLookup.ts"
+export {
+  type LookupAll,
+  OutboundAddressRefused,
+  OutboundLookupFailed,
+  resolvePublicAddresses,
+  type ResolvedAddress,
+  systemLookupAll
+} from "./resolvePublicAddresses.ts"

@@ -2,6 +2,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { type ApiVersioning, type PublicDocument, servePublicDocuments } from "@platform/http"
 import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { createServer } from "node:http"
+import { drainingServer } from "./drainingServer.ts"
 
 export interface NodeServerOptions {
   readonly port: number
@@ -16,8 +17,9 @@ export interface NodeServerOptions {
  * Listens on the configured host and port, answering the public documents
  * from memory before the Effect runtime (such as OpenID discovery and the
  * JWKS: every client's first and most frequent request). On shutdown the
- * server stops accepting and waits for requests in flight; connections still
- * busy after `drainSeconds` are closed.
+ * server stops accepting and waits for requests in flight, answering every
+ * request that still arrives with 503 and `Connection: close` (drainingServer);
+ * connections still busy after `drainSeconds` are closed.
  */
 export const nodeServer = (options: NodeServerOptions) =>
   Layer.unwrapEffect(
@@ -30,9 +32,12 @@ export const nodeServer = (options: NodeServerOptions) =>
           logRequests: LogLevel.lessThanEqual(minimumLevel, LogLevel.Info)
         })
       }
+      // Outermost, so that once shutdown begins nothing else answers.
+      const draining = drainingServer(server)
       const drainDeadline = Layer.scopedDiscard(
         Effect.addFinalizer(() =>
           Effect.sync(() => {
+            draining.begin()
             // Keep-alive connections become idle as their last request ends: close them as they do.
             const idle = setInterval(() => server.closeIdleConnections(), 100).unref()
             setTimeout(() => {

@@ -40,7 +40,12 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
   const ConventionsLive = HttpApiBuilder.middleware(conventions({
     api: service.api,
     versioning: service.versioning,
-    extraRoutes: [OPENAPI_PATH, DOCS_PATH, HOME_PATH].map((path) => ({ method: "GET", path })),
+    extraRoutes: [
+      { method: "GET", path: OPENAPI_PATH },
+      // The docs page loads its script and styles from elsewhere; no other site may frame it.
+      { method: "GET", path: DOCS_PATH, headers: { "content-security-policy": "frame-ancestors 'none'" } },
+      { method: "GET", path: HOME_PATH }
+    ],
     unavailable: isDatabaseUnavailable,
     ...(service.around === undefined ? {} : { around: service.around })
   }))

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore, requireOrigin } from "@platform/http"
-import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
+import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
@@ -9,10 +9,9 @@ import type { Moved } from "./FlowCore.ts"
 import { FlowEngine } from "./FlowEngine.ts"
 import { FlowProviderMoves } from "./FlowProviderMoves.ts"
 import { answerMoved, readFlowCookies } from "./flowCookies.ts"
+import { flowCreationsPerIp } from "./flowLimits.ts"
 import { AuthorizeLive } from "./AuthorizeHttp.ts"
 import { ProvidersLive } from "./ProviderCallbackHttp.ts"
-
-const createsPerIp: RateLimitRule = { id: "flows_create", operation: "POST /v1/flows", limit: 300, window: "1 minute", per: "IP" }
 
 /** A used code or a claimed provider answer must not be lost to a dropped connection: those moves run to the end. */
 const toTheEnd = { uninterruptible: true } as const
@@ -35,7 +34,7 @@ const HostedFlowLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
           yield* post
-          yield* enforceRateLimit(limiter, createsPerIp, yield* ip)
+          yield* enforceRateLimit(limiter, flowCreationsPerIp, yield* ip)
           return yield* answer(yield* engine.create(payload, yield* cookies))
         }))
       .handle("get", ({ path }) =>

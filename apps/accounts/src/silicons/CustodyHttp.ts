@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { decodeCursor, DEFAULT_PAGE_SIZE, pageOf, ValidationFailed } from "@platform/http"
+import { decodeCursor, DEFAULT_PAGE_SIZE, noStore, pageOf, ValidationFailed } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
 import { Effect, Either, Layer, Option } from "effect"
@@ -77,6 +77,7 @@ export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (h
         }))
       .handle("create", ({ payload }) =>
         Effect.gen(function*() {
+          yield* noStore
           yield* carriesNewSecret
           const carbon = yield* requireCarbon
           const { generatedStk, input } = yield* newSiliconInput(payload, webhooks)
@@ -108,12 +109,14 @@ export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (h
         Effect.flatMap(requireCarbon, (carbon) => manage.changeId(carbon.uuid, path.uuid, payload.id)))
       .handle("rotateStk", ({ path, payload }) =>
         Effect.gen(function*() {
+          yield* noStore
           yield* carriesNewSecret
           const carbon = yield* requireCarbon
           return yield* manage.rotateStk(carbon.uuid, path.uuid, payload.stk)
         }), { uninterruptible: true })
       .handle("setWebhook", ({ path, payload }) =>
         Effect.gen(function*() {
+          yield* noStore
           yield* carriesNewSecret
           const carbon = yield* requireCarbon
           const url = yield* checked("url", payload.url, validateWebhookUrl(webhooks))

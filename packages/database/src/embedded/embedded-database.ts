@@ -5,6 +5,7 @@ import * as path from "node:path"
 import { DatabaseError, describeCause } from "../database-error.ts"
 import { emptyDatabaseTemplate } from "./empty-database-template.ts"
 import { claimHostLock, releaseHostLock, stillHeldBy } from "./host-lock.ts"
+import { restrictToOwner } from "./owner-only.ts"
 import { servePGlite } from "./pglite-socket-server.ts"
 
 /** pg finds the socket as `<host>/.s.PGSQL.<port>` when `host` is a directory. */
@@ -34,11 +35,13 @@ export const openEmbeddedDatabase = (dataDir: string): Effect.Effect<EmbeddedDat
     const directory = yield* Effect.try({
       try: () => {
         fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+        // The mode above is masked by the umask and ignored for a directory that already exists.
+        fs.chmodSync(dataDir, 0o700)
         return fs.realpathSync(dataDir)
       },
       catch: (cause) =>
         new DatabaseError({
-          message: `could not create the data directory ${path.resolve(dataDir)}: ${describeCause(cause)}`,
+          message: `could not prepare the data directory ${path.resolve(dataDir)}: ${describeCause(cause)}`,
           cause
         })
     })
@@ -85,11 +88,14 @@ const host = (directory: string, socketPath: string): Effect.Effect<void, Databa
     // After: on shutdown, once the server has stopped.
     yield* Effect.acquireRelease(removeSocket, () => Effect.ignore(removeSocket))
     const dataDir = path.join(directory, "postgres")
+    // PGlite has no authentication and writes its files 0666 less the umask: only this user may
+    // reach them, checked again once PGlite has made its files and after it has closed them.
+    yield* Effect.acquireRelease(restrictToOwner(dataDir), () => Effect.ignore(restrictToOwner(dataDir)))
     const pglite = fs.existsSync(path.join(dataDir, "PG_VERSION"))
       ? { dataDir }
       : { dataDir, loadDataDir: yield* emptyDatabaseTemplate }
     yield* servePGlite({ pglite, listen: { path: socketPath } })
-    // PGlite has no authentication: only this user's processes may connect.
+    yield* restrictToOwner(dataDir)
     yield* Effect.try({
       try: () => fs.chmodSync(socketPath, 0o600),
       catch: (cause) => new DatabaseError({ message: `could not restrict ${socketPath}: ${describeCause(cause)}`, cause })
