@@ -9,6 +9,8 @@ const unstubbed = (key: string, member: string) => {
   // A function target, so the member can be called; everything else is the dying effect's own.
   return new Proxy(() => dies, {
     get: (_, property) => {
+      // A member read as a plain value (a setting in a string, a number) has no effect to die in: throw.
+      if (property === Symbol.toPrimitive) throw new Error(`partialFake(${key}): ${member} is not stubbed, yet the code under test read it`)
       const value: unknown = Reflect.get(dies, property)
       return typeof value === "function" ? value.bind(dies) : value
     },

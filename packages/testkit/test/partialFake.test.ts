@@ -8,6 +8,8 @@ class Mailer extends Context.Tag("test/Mailer")<Mailer, {
   readonly flush: () => Effect.Effect<void>
 }>() {}
 
+class Settings extends Context.Tag("test/Settings")<Settings, { readonly trustProxy: boolean; readonly publicUrl: string }>() {}
+
 class Counter extends Effect.Service<Counter>()("test/Counter", {
   succeed: { next: Effect.succeed(1), reset: (to: number) => Effect.succeed(to) }
 }) {}
@@ -52,6 +54,15 @@ describe("partialFake", () => {
         "partialFake(test/Counter): reset is not stubbed, yet the code under test used it"
       )
     }).pipe(Effect.provide(partialFake(Counter, { next: Effect.succeed(7) }))))
+
+  it.effect("an unstubbed plain value dies when read as one, naming the tag and the member", () =>
+    Effect.gen(function*() {
+      const settings = yield* Settings
+      expect(settings.trustProxy).toBe(true)
+      expect(yield* defectOf(Effect.sync(() => `${settings.publicUrl}/v1`))).toBe(
+        "partialFake(test/Settings): publicUrl is not stubbed, yet the code under test read it"
+      )
+    }).pipe(Effect.provide(partialFake(Settings, { trustProxy: true }))))
 
   it("merely holding a fake uses none of its members: it can be resolved as a promise's value", async () => {
     const fake = partialFakeOf(Mailer, {})
