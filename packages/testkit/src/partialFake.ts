@@ -21,7 +21,8 @@ const unstubbed = (key: string, member: string) => {
 /**
  * A service value for `tag` made of `stubs` only: any other member is there, but using it
  * dies with a defect naming the tag and the member, so a test states exactly what it expects
- * the code under test to call.
+ * the code under test to call. Meant for members that are effects or return them; an unstubbed
+ * plain value (a setting) throws only when read as text or a number.
  */
 export const partialFakeOf = <I, S extends object>(tag: Context.Tag<I, S>, stubs: Partial<S>): S => {
   const made = new Map<string, unknown>()
