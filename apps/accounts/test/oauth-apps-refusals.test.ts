@@ -70,7 +70,7 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
       expect((yield* introspect(app, first.body.access_token)).body).toEqual({ active: false })
     }))
 
-  // Its codes' PKCE S256 rule: authorization-code-grant.test.ts.
+  // Its codes' PKCE S256 rule: token-endpoint-rules.test.ts.
   it.effect("the client developer: its own audience, few grants", () =>
     Effect.gen(function*() {
       const carbon = yield* createCarbon()
@@ -100,7 +100,7 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
       expectOAuthError(yield* developer({ grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token }), "invalid_grant")
     }))
 
-  // The whole matrix of client authentication and grants per client: token-endpoint-clients.test.ts.
+  // The whole matrix of client authentication and grants per client: token-endpoint-rules.test.ts.
   it.effect("client authentication over HTTP: a refusal is 401 invalid_client and spends nothing; the secret may come in the body", () =>
     Effect.gen(function*() {
       const app = yield* createApp()
@@ -284,7 +284,7 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
       expect(info.body).not.toHaveProperty("phone_number")
     }))
 
-  // An expired code: authorization-code-grant.test.ts.
+  // An expired code: token-endpoint-rules.test.ts.
   it.effect("an expired app access token is invalid_token and inactive", () =>
     Effect.gen(function*() {
       const app = yield* createApp()
