@@ -19,10 +19,9 @@ import { atNow } from "./support/accountsRepo.ts"
 import { createApp, mintCode, REDIRECT_URI } from "./support/apps.ts"
 import { createCarbon } from "./support/carbons.ts"
 
-/**
- * POST /v1/oauth/token's rules at the service level: the steps before the grant on fakes, then the
- * authorization_code grant on a fresh database. The wire answers stay in oauth-apps-refusals.test.ts.
- */
+// POST /v1/oauth/token's rules at the service level: the steps before the grant on fakes, then the
+// authorization_code grant on a fresh database. The wire answers stay in oauth-apps-refusals.test.ts.
+
 const app = TEST_APPS.active
 const basic = (appId: string, secret: string) => `Basic ${Buffer.from(`${appId}:${secret}`).toString("base64")}`
 const CODE = { grant_type: AUTHORIZATION_CODE, code: "sac_test", code_verifier: "v".repeat(43), redirect_uri: REDIRECT_URI }
