@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { randomHex } from "@platform/crypto"
 import { TestDatabase } from "@platform/database"
@@ -122,7 +123,7 @@ const codeFor = () =>
     const accountUuid = (yield* createCarbon()).uuid
     const verifier = newVerifier()
     const code = yield* mintCode({ appId, accountUuid, codeChallenge: s256(verifier), codeChallengeMethod: "S256" })
-    return { appId, code, verifier }
+    return { appId, accountUuid, code, verifier }
   })
 
 layer(GrantTest)("authorization_code grant: the rules of redeeming a code", (it) => {
@@ -186,5 +187,35 @@ layer(GrantTest)("authorization_code grant: the rules of redeeming a code", (it)
       yield* TestClock.adjust(Duration.sum(AUTHORIZATION_CODE_LIFETIME, Duration.seconds(1)))
       const refused = yield* Effect.flip(exchange(appClient(appId), { code, code_verifier: verifier }))
       expect(refused).toMatchObject({ error: "invalid_grant", error_description: "The authorization code has expired." })
+    }))
+  it.effect("an exchange for an account whose access was removed, or that is gone, starts nothing; an imported membership is claimed", () =>
+    Effect.gen(function*() {
+      yield* atNow
+      const sql = yield* SqlClient.SqlClient
+      const signinsOf = (accountUuid: string) =>
+        Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM signins WHERE account_uuid = ${accountUuid}`, (rows) => rows[0]?.n)
+      const membershipOf = (accountUuid: string) => sql`SELECT status FROM memberships WHERE account_uuid = ${accountUuid}`
+      const withMembership = (appId: string, accountUuid: string, status: string) =>
+        sql`INSERT INTO memberships (app_id, account_uuid, status, created_at) VALUES (${appId}, ${accountUuid}, ${status}, now())`
+
+      const removed = yield* codeFor()
+      yield* withMembership(removed.appId, removed.accountUuid, "access_removed")
+      const refused = yield* Effect.flip(exchange(appClient(removed.appId), { code: removed.code, code_verifier: removed.verifier }))
+      expect(refused).toMatchObject({ error: "invalid_grant", error_description: "The account's access to this app was removed." })
+      expect(yield* signinsOf(removed.accountUuid)).toBe(0)
+      expect(yield* membershipOf(removed.accountUuid)).toEqual([{ status: "access_removed" }])
+
+      const deleted = yield* codeFor()
+      yield* sql`UPDATE accounts SET status = 'deleted' WHERE uuid = ${deleted.accountUuid}`
+      const gone = yield* Effect.flip(exchange(appClient(deleted.appId), { code: deleted.code, code_verifier: deleted.verifier }))
+      expect(gone).toMatchObject({ error: "invalid_grant", error_description: "The account of this code can no longer sign in." })
+      expect(yield* signinsOf(deleted.accountUuid)).toBe(0)
+
+      const imported = yield* codeFor()
+      yield* withMembership(imported.appId, imported.accountUuid, "imported")
+      const claimed = yield* exchange(appClient(imported.appId), { code: imported.code, code_verifier: imported.verifier })
+      expect(claimed.membership_id).toBe(`${imported.appId}:${imported.accountUuid}`)
+      expect(yield* membershipOf(imported.accountUuid)).toEqual([{ status: "active" }])
+      expect(yield* signinsOf(imported.accountUuid)).toBe(1)
     }))
 })
