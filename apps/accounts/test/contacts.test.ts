@@ -1,20 +1,27 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { randomHex } from "@platform/crypto"
+import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Effect } from "effect"
+import { ContactsRepo } from "../src/accounts/ContactsRepo.ts"
+import { addsPerAccount } from "../src/contacts/policy.ts"
+import { uniqueEmail, uniquePhone } from "./support/addresses.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { otherCode, signedInCarbon, withCodeTo } from "./support/contacts.ts"
 import { fetchAnswer } from "./support/http.ts"
 
-const unique = (name: string) => `${name}-${randomHex(6)}@example.com`
 const emailPath = (email: string) => `/v1/me/emails/${encodeURIComponent(email)}`
+const addedDirectly = (accountUuid: string, channel: "email" | "phone", addresses: ReadonlyArray<string>) =>
+  Effect.flatMap(ContactsRepo, (contacts) =>
+    Effect.forEach(addresses, (address) => Effect.orDie(contacts.addPendingContact(accountUuid, channel, address)))).pipe(
+      Effect.provide(ContactsRepo.Default)
+    )
 
 layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me/emails and /v1/me/phones", (it) => {
   it.effect("adding an email sends a code; the code verifies it; the list shows both states", () =>
     Effect.gen(function*() {
-      const primary = unique("first")
+      const primary = uniqueEmail("first")
       const { api } = yield* signedInCarbon({ email: primary })
-      const added = unique("second")
+      const added = uniqueEmail("second")
       const sent = yield* withCodeTo(added, api.post("/v1/me/emails", { email: `  ${added.toUpperCase()} ` }))
       expect(sent.result.status).toBe(202)
       expect(sent.result.headers.get("cache-control")).toBe("no-store")
@@ -85,9 +92,9 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
 
   it.effect("make primary: only a verified address of the caller; paths are decoded and normalized", () =>
     Effect.gen(function*() {
-      const first = unique("p1")
+      const first = uniqueEmail("p1")
       const { api } = yield* signedInCarbon({ email: first })
-      const second = unique("p2")
+      const second = uniqueEmail("p2")
       const sent = yield* withCodeTo(second, api.post("/v1/me/emails", { email: second }))
       const unverified = yield* api.post(`${emailPath(second)}/primary`)
       expect(unverified.status).toBe(409)
@@ -106,7 +113,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
       const again = yield* api.post(`${emailPath(second)}/primary`)
       expect(again.status).toBe(200)
 
-      const unknown = yield* api.post(`${emailPath(unique("nobody"))}/primary`)
+      const unknown = yield* api.post(`${emailPath(uniqueEmail("nobody"))}/primary`)
       expect(unknown.status).toBe(404)
       expect(unknown.body.error.code).toBe("email_not_found")
       const malformed = yield* api.post(`${emailPath("not-an-email")}/primary`)
@@ -120,9 +127,9 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
 
   it.effect("remove: a pending one goes; the primary waits for another primary; the last verified stays", () =>
     Effect.gen(function*() {
-      const first = unique("r1")
+      const first = uniqueEmail("r1")
       const { api } = yield* signedInCarbon({ email: first })
-      const pending = unique("r-pending")
+      const pending = uniqueEmail("r-pending")
       yield* withCodeTo(pending, api.post("/v1/me/emails", { email: pending }))
       const removed = yield* api.del(emailPath(pending))
       expect(removed.status).toBe(204)
@@ -134,7 +141,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
       expect(last.status).toBe(409)
       expect(last.body.error.code).toBe("last_verified_contact")
 
-      const second = unique("r2")
+      const second = uniqueEmail("r2")
       const sent = yield* withCodeTo(second, api.post("/v1/me/emails", { email: second }))
       yield* api.post("/v1/me/emails/verify", { challenge_id: sent.result.body.challenge_id, code: sent.code })
       const primary = yield* api.del(emailPath(first))
@@ -156,7 +163,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
   describe("addresses of other accounts", () => {
     it.effect("adding one verified elsewhere answers like any other; only the code's holder learns it is in use", () =>
       Effect.gen(function*() {
-        const taken = unique("taken")
+        const taken = uniqueEmail("taken")
         yield* signedInCarbon({ email: taken })
         const { api } = yield* signedInCarbon()
         const sent = yield* withCodeTo(taken, api.post("/v1/me/emails", { email: taken }))
@@ -172,7 +179,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
 
     it.effect("adding one already verified on the caller's own account is 409 email_in_use", () =>
       Effect.gen(function*() {
-        const mine = unique("mine")
+        const mine = uniqueEmail("mine")
         const { api } = yield* signedInCarbon({ email: mine })
         const again = yield* api.post("/v1/me/emails", { email: mine.toUpperCase() })
         expect(again.status).toBe(409)
@@ -182,7 +189,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
 
     it.effect("an address another account verified first is no longer pending here; a removed one cannot be verified", () =>
       Effect.gen(function*() {
-        const contested = unique("contested")
+        const contested = uniqueEmail("contested")
         const slow = yield* signedInCarbon()
         const fast = yield* signedInCarbon()
         const slowSent = yield* withCodeTo(contested, slow.api.post("/v1/me/emails", { email: contested }))
@@ -200,7 +207,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
         expect(lost.status).toBe(409)
         expect(lost.body.error.code).toBe("email_in_use")
 
-        const dropped = unique("dropped")
+        const dropped = uniqueEmail("dropped")
         const sent = yield* withCodeTo(dropped, slow.api.post("/v1/me/emails", { email: dropped }))
         yield* slow.api.del(emailPath(dropped))
         const late = yield* slow.api.post("/v1/me/emails/verify", { challenge_id: sent.result.body.challenge_id, code: sent.code })
@@ -213,7 +220,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
     it.effect("resend sends a new code and the old one stops working", () =>
       Effect.gen(function*() {
         const { api } = yield* signedInCarbon()
-        const address = unique("resend")
+        const address = uniqueEmail("resend")
         const first = yield* withCodeTo(address, api.post("/v1/me/emails", { email: address }))
         const challengeId = first.result.body.challenge_id
         const second = yield* withCodeTo(address, api.post("/v1/me/emails/resend", { challenge_id: challengeId }))
@@ -238,7 +245,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const { api } = yield* signedInCarbon()
-        const address = unique("codes")
+        const address = uniqueEmail("codes")
         const sent = yield* withCodeTo(address, api.post("/v1/me/emails", { email: address }))
         const challengeId: string = sent.result.body.challenge_id
         const wrong = yield* api.post("/v1/me/emails/verify", { challenge_id: challengeId, code: otherCode(sent.code) })
@@ -282,5 +289,28 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
         expect(anonymous.status).toBe(401)
         expect(anonymous.body.error.code).toBe("account_auth_required")
       }
+    }))
+
+  // The limits' rules (10 per channel, 20 adds per account, 30 per IP, a re-add counting): contacts-add-rules.test.ts.
+  it.effect("a full channel is 409 email_limit_reached or phone_limit_reached with details.limit; a full allowance is 429 with Retry-After", () =>
+    Effect.gen(function*() {
+      const { api, carbon } = yield* signedInCarbon({}, "198.51.100.10")
+      // Each channel filled to its 10 straight through the repository (the primary email is one of them).
+      yield* addedDirectly(carbon.uuid, "email", Array.from({ length: 9 }, (_, n) => uniqueEmail(`e${n}`)))
+      yield* addedDirectly(carbon.uuid, "phone", Array.from({ length: 10 }, (_, n) => uniquePhone(n)))
+      const eleventh = yield* api.post("/v1/me/emails", { email: uniqueEmail("e11") })
+      expect(eleventh.status).toBe(409)
+      expect(eleventh.body.error).toMatchObject({ code: "email_limit_reached", details: { limit: 10 } })
+      const eleventhPhone = yield* api.post("/v1/me/phones", { phone: uniquePhone(10) })
+      expect(eleventhPhone.status).toBe(409)
+      expect(eleventhPhone.body.error).toMatchObject({ code: "phone_limit_reached", details: { limit: 10 } })
+
+      const other = yield* signedInCarbon({}, "198.51.100.20")
+      const limiter = yield* RateLimiter
+      for (let n = 0; n < addsPerAccount.limit; n++) yield* enforceRateLimit(limiter, addsPerAccount, other.carbon.uuid)
+      const refused = yield* other.api.post("/v1/me/emails", { email: uniqueEmail("late") })
+      expect(refused.status).toBe(429)
+      expect(refused.body.error.code).toBe("rate_limited")
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
     }))
 })

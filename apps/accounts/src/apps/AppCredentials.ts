@@ -1,5 +1,5 @@
 import { constantTimeEqual, sha256Hex } from "@platform/crypto"
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
 import { ExpiringCache } from "@platform/service"
 import { type AppStatus } from "./AppRecord.ts"
 import { AppsRepo } from "./AppsRepo.ts"
@@ -14,6 +14,18 @@ export const APP_SECRET_PREFIX = "sas_"
 const NO_SECRET = sha256Hex("no app secret")
 
 const invalid = () => new InvalidAppCredentials({ message: "Unknown app, or a wrong app secret." })
+
+/** The answer to right credentials: the app, unless it is disabled. */
+const rightCredentials = (appId: string, status: AppStatus) =>
+  status === "disabled"
+    ? Effect.fail(new AppDisabled({ message: "This app is disabled; its authors can still manage it." }))
+    : Effect.succeed(appId)
+
+/** The apps `AppCredentials.Test` knows, with their secrets: one active, one disabled. */
+export const TEST_APPS = {
+  active: { appId: "test-app", secret: "sas_test-app-secret", status: "active" },
+  disabled: { appId: "test-disabled-app", secret: "sas_test-disabled-app-secret", status: "disabled" }
+} as const satisfies Record<string, { readonly appId: string; readonly secret: string; readonly status: AppStatus }>
 
 /**
  * Checks an app's id and secret. Unknown app and wrong secret give the same
@@ -39,13 +51,21 @@ export class AppCredentials extends Effect.Service<AppCredentials>()("accounts/A
           status = stored.value.status
           cache.set(key, status, nowMillis + Duration.toMillis(CREDENTIAL_CACHE))
         }
-        if (status === "disabled") {
-          return yield* new AppDisabled({ message: "This app is disabled; its authors can still manage it." })
-        }
-        return appId
+        return yield* rightCredentials(appId, status)
       })
 
     return { verify } as const
   }),
   dependencies: [AppsRepo.Default]
-}) {}
+}) {
+  /** The apps of TEST_APPS only, in memory and uncached: for tests of the callers (client authentication). */
+  static Test = Layer.succeed(
+    this,
+    this.make({
+      verify: (appId, secret) => {
+        const app = Object.values(TEST_APPS).find((known) => known.appId === appId && known.secret === secret)
+        return app === undefined ? Effect.fail(invalid()) : rightCredentials(app.appId, app.status)
+      }
+    })
+  )
+}

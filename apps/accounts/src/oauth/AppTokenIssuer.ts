@@ -1,5 +1,5 @@
-import { Effect } from "effect"
-import { AccessTokens } from "./AccessTokens.ts"
+import { Duration, Effect, Layer } from "effect"
+import { ACCESS_TOKEN_LIFETIME, AccessTokens } from "./AccessTokens.ts"
 import type { IssuedSignin } from "./Signin.ts"
 import { appAccount, membershipId, scopeSet } from "./AppAccount.ts"
 import type { AppAccountRow } from "./AppAccountsRepo.ts"
@@ -7,22 +7,44 @@ import type { AppGrant } from "./AppSigninsRepo.ts"
 import type { AppTokenResponse } from "./AppTokenResponse.ts"
 import { IdTokens } from "./IdTokens.ts"
 
+/** What an app's Token response is made from. */
+export interface AppTokenInput {
+  readonly signin: IssuedSignin
+  readonly grant: AppGrant
+  readonly refreshToken: string
+  readonly account: AppAccountRow
+  readonly nonce: string | null
+  readonly now: Date
+}
+
+const wantsIdToken = (grant: AppGrant) => scopeSet(grant.scope).has("openid")
+
+/** The response around tokens already made; an id token only for scope openid. */
+const appTokenResponse = (
+  input: AppTokenInput,
+  access: { readonly token: string; readonly expiresIn: number },
+  idToken: string | undefined
+): AppTokenResponse => ({
+  access_token: access.token,
+  token_type: "Bearer",
+  expires_in: access.expiresIn,
+  refresh_token: input.refreshToken,
+  refresh_token_expires_at: input.signin.expires_at.toISOString(),
+  scope: input.grant.scope,
+  ...(idToken === undefined ? {} : { id_token: idToken }),
+  membership_id: membershipId(input.grant.app_id, input.signin.account_uuid),
+  account: appAccount(input.account, input.grant.app_id, input.grant.scope)
+})
+
 /** Turns an app sign-in into the app's Token response: audience and client the app, the granted scopes. */
 export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/AppTokenIssuer", {
   effect: Effect.gen(function*() {
     const tokens = yield* AccessTokens
     const idTokens = yield* IdTokens
 
-    const respond = (input: {
-      readonly signin: IssuedSignin
-      readonly grant: AppGrant
-      readonly refreshToken: string
-      readonly account: AppAccountRow
-      readonly nonce: string | null
-      readonly now: Date
-    }) =>
+    const respond = (input: AppTokenInput): Effect.Effect<AppTokenResponse> =>
       Effect.gen(function*() {
-        const { account, grant, now, signin } = input
+        const { grant, now, signin } = input
         const access = yield* tokens.issue({
           accountUuid: signin.account_uuid,
           signinId: signin.id,
@@ -31,7 +53,7 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
           scope: grant.scope,
           now
         })
-        const idToken = scopeSet(grant.scope).has("openid")
+        const idToken = wantsIdToken(grant)
           ? yield* idTokens.issue({
             accountUuid: signin.account_uuid,
             appId: grant.app_id,
@@ -41,21 +63,26 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
             now
           })
           : undefined
-        const response: AppTokenResponse = {
-          access_token: access.token,
-          token_type: "Bearer",
-          expires_in: access.expiresIn,
-          refresh_token: input.refreshToken,
-          refresh_token_expires_at: signin.expires_at.toISOString(),
-          scope: grant.scope,
-          ...(idToken === undefined ? {} : { id_token: idToken }),
-          membership_id: membershipId(grant.app_id, signin.account_uuid),
-          account: appAccount(account, grant.app_id, grant.scope)
-        }
-        return response
+        return appTokenResponse(input, access, idToken)
       })
 
     return { respond } as const
   }),
   dependencies: [IdTokens.Default, AccessTokens.Default]
-}) {}
+}) {
+  /**
+   * Unsigned tokens naming the sign-in (`test-access-token:<signin id>`, `test-id-token:<signin id>`), so a
+   * grant's rules are tested without signing keys or settings; the response around them is the real one.
+   */
+  static Test = Layer.succeed(
+    this,
+    this.make({
+      respond: (input) =>
+        Effect.succeed(appTokenResponse(
+          input,
+          { token: `test-access-token:${input.signin.id}`, expiresIn: Duration.toSeconds(ACCESS_TOKEN_LIFETIME) },
+          wantsIdToken(input.grant) ? `test-id-token:${input.signin.id}` : undefined
+        ))
+    })
+  )
+}

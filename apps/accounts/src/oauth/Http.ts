@@ -4,8 +4,7 @@ import { oauthError, required } from "@platform/oauth"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens } from "./AccessTokens.ts"
-import { allowGrant } from "./clientGrants.ts"
-import { authenticate, noStoreNewSecret, parseParameters, runGrant } from "./endpointSteps.ts"
+import { answerTokenRequest, authenticate, noStoreNewSecret, parseParameters } from "./endpointSteps.ts"
 import { introspect } from "./introspect.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
 import { TokenGrants } from "./TokenGrants.ts"
@@ -21,15 +20,12 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
     const grants = yield* TokenGrants
 
     return handlers
-      // The token endpoint as its steps in order; each grant_type is a plug-in of TokenGrants.
+      // Each grant_type is a plug-in of TokenGrants.
       .handleRaw("token", ({ request }) =>
         Effect.gen(function*() {
           yield* noStoreNewSecret
           const parameters = yield* parseParameters(request)
-          const grantType = yield* required(parameters, "grant_type")
-          const client = yield* authenticate(request, parameters)
-          yield* allowGrant(client, grantType)
-          return yield* runGrant(grants, grantType, client, parameters)
+          return yield* answerTokenRequest(grants, request.headers["authorization"], parameters)
         }), { uninterruptible: true })
       .handleRaw("revoke", ({ request }) =>
         Effect.gen(function*() {

@@ -1,9 +1,10 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
-import { oauthError, oauthParameters } from "@platform/oauth"
+import { oauthError, oauthParameters, required } from "@platform/oauth"
 import { Effect } from "effect"
 import { authenticateClient, type OAuthClient } from "./OAuthClient.ts"
+import { allowGrant } from "./clientGrants.ts"
 import type { Grant } from "./TokenGrants.ts"
 
 /** Token responses carry new secrets: never cached, and kept for replay 10 minutes only. */
@@ -29,3 +30,19 @@ export const runGrant = (
     ? Effect.fail(oauthError("unsupported_grant_type", `The grant ${grantType} is not available on this deployment yet.`))
     : grant.run(client, parameters)
 }
+
+/**
+ * The token endpoint once its body is read, in order: grant_type, the client, whether it may use
+ * that grant, then the grant. A request refused before the grant leaves its code or token untouched.
+ */
+export const answerTokenRequest = (
+  grants: ReadonlyMap<string, Grant>,
+  authorization: string | undefined,
+  parameters: ReadonlyMap<string, string>
+) =>
+  Effect.gen(function*() {
+    const grantType = yield* required(parameters, "grant_type")
+    const client = yield* authenticateClient(authorization, parameters)
+    yield* allowGrant(client, grantType)
+    return yield* runGrant(grants, grantType, client, parameters)
+  })
