@@ -1,116 +1,66 @@
 /**
- * `npm run bench:discovery`: autocannon (50 connections, 10 s) against our
- * discovery and JWKS documents and, in the same run, the same documents from
- * panva's oidc-provider and from a bare node:http server. Writes req/s, p50,
- * p99 and the ratios to apps/accounts/docs/benchmarks.md.
- *
- * Our server runs exactly as `npm start` runs it, on ACCOUNTS_DATABASE_URL
- * (or TEST_DATABASE_URL) when set, else on a fresh embedded database.
+ * `npm run bench:discovery`: autocannon (50 connections, 10 s) against our discovery and JWKS
+ * documents and, in the same run, the same documents from panva's oidc-provider (on PostgreSQL and
+ * in memory) and from a bare node:http server (lineup.ts). Writes the table to
+ * apps/accounts/docs/benchmarks.md.
  */
-import autocannon from "autocannon"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { cannon, connections, lineupLegend, lineupTable, makeLineup, measureRows, root, seconds, type Side } from "./lineup.ts"
 import { machine, writeSection } from "./report.ts"
-import { startServer, stopServer } from "./servers/spawn.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
-const connections = 50
-const ports = { ours: 4191, peer: 4192, bare: 4193 }
+const ports: Record<Side, number> = { ours: 4191, peerMemory: 4192, bare: 4193, peerPg: 4194 }
 const work = mkdtempSync(join(tmpdir(), "bench-discovery-"))
-const databaseUrl = process.env["ACCOUNTS_DATABASE_URL"] ?? process.env["TEST_DATABASE_URL"]
+const lineup = makeLineup()
 
-interface Result {
-  readonly rps: number
-  readonly p50: number
-  readonly p99: number
-  readonly non2xx: number
+const base = (side: Side) => `http://127.0.0.1:${ports[side]}`
+const paths = {
+  discovery: { ours: "/.well-known/openid-configuration", peer: "/.well-known/openid-configuration" },
+  jwks: { ours: "/.well-known/jwks.json", peer: "/jwks" }
 }
+const pathOf = (side: Side, document: keyof typeof paths) =>
+  side === "peerPg" || side === "peerMemory" ? paths[document].peer : paths[document].ours
+const get = (side: Side, path: string) => lineup.measure(side, (duration) => cannon({ url: `${base(side)}${path}` }, duration), seconds)
 
-const load = async (url: string): Promise<Result> => {
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx + result.errors
-  }
-}
-
-const ours = await startServer(join(root, "apps/accounts/src/main.ts"), {
-  ACCOUNTS_PORT: String(ports.ours),
-  ACCOUNTS_DATA_DIR: join(work, "accounts"),
-  ...(databaseUrl ? { ACCOUNTS_DATABASE_URL: databaseUrl } : {})
-}, `http://127.0.0.1:${ports.ours}/readyz`)
-const discovery = await (await fetch(`http://127.0.0.1:${ports.ours}/.well-known/openid-configuration`)).text()
-const jwks = await (await fetch(`http://127.0.0.1:${ports.ours}/.well-known/jwks.json`)).text()
-writeFileSync(join(work, "discovery.json"), discovery)
-writeFileSync(join(work, "jwks.json"), jwks)
-const peer = await startServer(join(root, "scripts/bench/servers/oidc-provider.ts"), { PORT: String(ports.peer) })
-const bare = await startServer(join(root, "scripts/bench/servers/bare.ts"), {
-  PORT: String(ports.bare),
-  DISCOVERY_FILE: join(work, "discovery.json"),
-  JWKS_FILE: join(work, "jwks.json")
-})
-
-const targets = {
-  discovery: {
-    ours: `http://127.0.0.1:${ports.ours}/.well-known/openid-configuration`,
-    // The same document through the router, the conventions middleware and the handler.
-    oursRouted: `http://127.0.0.1:${ports.ours}/.well-known/openid-configuration?via=router`,
-    peer: `http://127.0.0.1:${ports.peer}/.well-known/openid-configuration`,
-    bare: `http://127.0.0.1:${ports.bare}/.well-known/openid-configuration`
-  },
-  jwks: {
-    ours: `http://127.0.0.1:${ports.ours}/.well-known/jwks.json`,
-    oursRouted: `http://127.0.0.1:${ports.ours}/.well-known/jwks.json?via=router`,
-    peer: `http://127.0.0.1:${ports.peer}/jwks`,
-    bare: `http://127.0.0.1:${ports.bare}/.well-known/jwks.json`
-  }
-}
-
-const results: Record<string, Record<string, Result>> = {}
 try {
-  for (const [document, urls] of Object.entries(targets)) {
-    results[document] = {}
-    for (const [name, url] of Object.entries(urls)) {
-      await load(url) // warm-up: JIT and connection pools, not counted
-      results[document]![name] = await load(url)
-      process.stdout.write(`${document} ${name}: ${JSON.stringify(results[document]![name])}\n`)
-    }
+  await lineup.startOurs(ports.ours, join(work, "accounts"))
+  for (const document of ["discovery", "jwks"] as const) {
+    writeFileSync(join(work, `${document}.json`), await (await fetch(`${base("ours")}${paths[document].ours}`)).text())
   }
+  await lineup.startPeers("scripts/bench/servers/oidc-provider.ts", (peer) => ({ PORT: String(ports[peer]) }))
+  await lineup.startBare("scripts/bench/servers/bare.ts", {
+    PORT: String(ports.bare),
+    DISCOVERY_FILE: join(work, "discovery.json"),
+    JWKS_FILE: join(work, "jwks.json")
+  })
+
+  const rows = await measureRows([
+    { label: "discovery document", run: (side) => get(side, pathOf(side, "discovery")) },
+    // The same document through the router, the conventions middleware and the handler (ours only).
+    {
+      label: "discovery document, ours through the router and conventions",
+      run: (side) => side === "ours" ? get(side, `${paths.discovery.ours}?via=router`) : undefined
+    },
+    { label: "JWKS", run: (side) => get(side, pathOf(side, "jwks")) },
+    {
+      label: "JWKS, ours through the router and conventions",
+      run: (side) => side === "ours" ? get(side, `${paths.jwks.ours}?via=router`) : undefined
+    }
+  ])
+
+  writeSection(
+    join(root, "apps/accounts/docs/benchmarks.md"),
+    "discovery",
+    `## Discovery and JWKS (\`npm run bench:discovery\`)
+
+Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}. autocannon, ${connections} connections, ${seconds} s per target after a ${seconds} s warm-up. The peer serves its JWKS at \`/jwks\`; its store is not read for either document. The rows "through the router and conventions" exist on our server only: the query string sends the request down the path every other endpoint takes.
+
+${lineupLegend()}
+
+${lineupTable(rows)}`
+  )
+  process.stdout.write(`written to apps/accounts/docs/benchmarks.md\n`)
 } finally {
-  await Promise.all([stopServer(ours), stopServer(peer), stopServer(bare)])
+  await lineup.close()
 }
-
-const row = (label: string, result: Result, bare: Result, peer: Result) =>
-  `| ${label} | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${(result.rps / bare.rps).toFixed(2)} | ${
-    (result.rps / peer.rps).toFixed(2)
-  } | ${result.non2xx} |`
-
-const table = Object.entries(results).map(([document, r]) =>
-  [
-    `### ${document === "jwks" ? "JWKS" : "Discovery document"}`,
-    "",
-    "| server | req/s | p50 ms | p99 ms | × bare | × oidc-provider | non-2xx |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-    row("accounts (ours)", r["ours"]!, r["bare"]!, r["peer"]!),
-    row("accounts, through the router and conventions", r["oursRouted"]!, r["bare"]!, r["peer"]!),
-    row("oidc-provider 9", r["peer"]!, r["bare"]!, r["peer"]!),
-    row("bare node:http", r["bare"]!, r["bare"]!, r["peer"]!)
-  ].join("\n")
-).join("\n\n")
-
-writeSection(
-  join(root, "apps/accounts/docs/benchmarks.md"),
-  "discovery",
-  `## Discovery and JWKS (\`npm run bench:discovery\`)
-
-Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; database: ${
-    databaseUrl ? "PostgreSQL server" : "embedded PGlite"
-  }. autocannon, ${connections} connections, ${seconds} s per target after a ${seconds} s warm-up; each server in its own process pinned to core 1, the load generator on core 0.
-
-${table}`
-)
-process.stdout.write(`written to apps/accounts/docs/benchmarks.md\n`)

@@ -1,21 +1,25 @@
 /**
- * Baseline for the OAuth benchmark: a bare node:http server answering, from memory, the JSON our
- * server answers on each route: POST /v1/oauth/token (after reading the form body), GET /v1/userinfo,
- * POST /v1/oauth/introspect (after reading the form body). Env: PORT, TOKEN_FILE, USERINFO_FILE,
- * INTROSPECT_FILE.
+ * Baseline for the OAuth and refresh benchmarks: a bare node:http server answering, from memory,
+ * the JSON our server answers on each route whose file is given: POST /v1/oauth/token (TOKEN_FILE,
+ * after reading the form body), GET /v1/userinfo (USERINFO_FILE), GET /v1/me (ME_FILE),
+ * POST /v1/oauth/introspect (INTROSPECT_FILE, after reading the form body). Env: PORT and those files.
  */
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 
-const bodies: Record<string, Buffer> = {
-  "POST /v1/oauth/token": readFileSync(process.env["TOKEN_FILE"]!),
-  "GET /v1/userinfo": readFileSync(process.env["USERINFO_FILE"]!),
-  "POST /v1/oauth/introspect": readFileSync(process.env["INTROSPECT_FILE"]!)
+const files: Record<string, string | undefined> = {
+  "POST /v1/oauth/token": process.env["TOKEN_FILE"],
+  "GET /v1/userinfo": process.env["USERINFO_FILE"],
+  "GET /v1/me": process.env["ME_FILE"],
+  "POST /v1/oauth/introspect": process.env["INTROSPECT_FILE"]
 }
+const bodies = new Map(
+  Object.entries(files).flatMap(([route, file]) => file === undefined ? [] : [[route, readFileSync(file)] as const])
+)
 const headers = { "content-type": "application/json", "cache-control": "no-store" }
 
 createServer((request, response) => {
-  const body = bodies[`${request.method} ${request.url}`]
+  const body = bodies.get(`${request.method} ${request.url}`)
   if (body === undefined) {
     response.writeHead(404).end()
     return

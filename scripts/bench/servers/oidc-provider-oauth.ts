@@ -2,30 +2,23 @@
  * Peer for the OAuth benchmark: panva's oidc-provider configured for the grants we serve: a
  * confidential client `bench` (client_secret_basic) with authorization_code and refresh_token,
  * rotating refresh tokens, PKCE, userinfo (/me) and introspection (/token/introspection).
- * Its own in-memory adapter (MemoryAdapter over its LRU), with room for every token of the run:
- * the default store holds about 1,000 entries, so codes minted ahead would be evicted before use.
+ * Its store: PostgreSQL when PEER_DATABASE_URL is set, else in memory (peerStore.ts).
  * Codes are minted ahead on a side port, in this process (as the authorization endpoint would):
  * GET http://127.0.0.1:MINT_PORT/codes?count=N&challenge=S256_CHALLENGE answers a JSON array of codes,
- * each with its own Grant. Env: PORT, MINT_PORT, CLIENT_SECRET, REDIRECT_URI.
+ * each with its own Grant. Env: PORT, MINT_PORT, CLIENT_SECRET, REDIRECT_URI, PEER_DATABASE_URL.
  */
 import * as jose from "jose"
 import { createServer } from "node:http"
-import Provider, { type Adapter } from "oidc-provider"
+import Provider from "oidc-provider"
+import { peerAdapter } from "./peerStore.ts"
 
 const port = Number(process.env["PORT"])
 const redirectUri = process.env["REDIRECT_URI"]!
 const scope = "openid offline_access profile email"
 
-// The default adapter's own classes, imported from the package's files (no typings for them).
-const memoryAdapter: { default: new(model: string, store: unknown) => Adapter } = await import(
-  String("oidc-provider/lib/adapters/memory_adapter.js")
-)
-const lru: { default: new(options: { maxSize: number }) => unknown } = await import(String("oidc-provider/lib/helpers/lru.js"))
-const store = new lru.default({ maxSize: 5_000_000 })
-
 const ed = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true })
 const provider = new Provider(`http://127.0.0.1:${port}`, {
-  adapter: (model: string) => new memoryAdapter.default(model, store),
+  adapter: await peerAdapter(),
   jwks: { keys: [{ ...(await jose.exportJWK(ed.privateKey)), alg: "EdDSA", use: "sig", kid: "ed" }] },
   clients: [{
     client_id: "bench",
@@ -80,8 +73,11 @@ createServer(async (request, response) => {
     response.writeHead(404).end()
     return
   }
+  // Ten at a time, as many as the PostgreSQL store's pool has connections.
   const codes: Array<string> = []
-  for (let i = 0; i < count; i++) codes.push(await mint(challenge))
+  while (codes.length < count) {
+    codes.push(...await Promise.all(Array.from({ length: Math.min(10, count - codes.length) }, () => mint(challenge))))
+  }
   response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(codes))
 }).listen(Number(process.env["MINT_PORT"]), "127.0.0.1", () =>
   createServer(provider.callback()).listen(port, "127.0.0.1", () => process.stdout.write("ready\n")))

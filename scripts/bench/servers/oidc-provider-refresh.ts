@@ -1,17 +1,20 @@
 /**
  * Peer for the refresh benchmark: panva's oidc-provider with refresh-token
- * rotation on its in-memory store, a public client `bench`, and COUNT refresh
- * tokens issued at start and written to TOKENS_FILE. Env: PORT, COUNT, TOKENS_FILE.
+ * rotation, a public client `bench`, and COUNT refresh tokens issued at start and
+ * written to TOKENS_FILE. Its store: PostgreSQL when PEER_DATABASE_URL is set, else
+ * in memory (peerStore.ts). Env: PORT, COUNT, TOKENS_FILE, PEER_DATABASE_URL.
  */
 import * as jose from "jose"
 import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import Provider from "oidc-provider"
+import { peerAdapter } from "./peerStore.ts"
 
 const port = Number(process.env["PORT"])
 const count = Number(process.env["COUNT"] ?? 50)
 const ed = await jose.generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true })
 const provider = new Provider(`http://127.0.0.1:${port}`, {
+  adapter: await peerAdapter(),
   jwks: { keys: [{ ...(await jose.exportJWK(ed.privateKey)), alg: "EdDSA", use: "sig", kid: "ed" }] },
   clients: [{
     client_id: "bench",
