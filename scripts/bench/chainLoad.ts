@@ -37,3 +37,24 @@ export const chainLoad = async <S>(options: {
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
   return { rps: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), non2xx: failures }
 }
+
+/**
+ * Refresh-token rotation chains, one loop per entry of `chains`: each sends the token it holds and
+ * keeps the one it gets back, in `chains` too, so that a later run (after a warm-up) goes on from there.
+ */
+export const rotationChains = (
+  chains: Array<string>,
+  seconds: number,
+  rotate: (refreshToken: string) => Promise<Response>
+): Promise<LoadResult> =>
+  chainLoad({
+    workers: chains.length,
+    seconds,
+    initial: (worker) => worker,
+    send: async (worker) => {
+      const response = await rotate(chains[worker] ?? "")
+      const body = await response.json() as { refresh_token?: string }
+      if (body.refresh_token !== undefined) chains[worker] = body.refresh_token
+      return { ok: response.status === 200, next: worker }
+    }
+  })
