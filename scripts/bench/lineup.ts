@@ -19,7 +19,8 @@ import { startServer, stopServer } from "./servers/spawn.ts"
 export const root = join(import.meta.dirname, "..", "..")
 export const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
 export const connections = 50
-export const databaseUrl = process.env["ACCOUNTS_DATABASE_URL"] ?? process.env["TEST_DATABASE_URL"]
+const configured = (name: string) => process.env[name]?.trim() || undefined
+export const databaseUrl = configured("ACCOUNTS_DATABASE_URL") ?? configured("TEST_DATABASE_URL")
 
 export type Side = "ours" | "peerPg" | "peerMemory" | "bare"
 export type Peer = "peerPg" | "peerMemory"
@@ -64,6 +65,9 @@ export const makeLineup = () => {
       }, `http://127.0.0.1:${port}/readyz`),
     /** Starts `script` once per peer: on a fresh database of our PostgreSQL server, and in memory. */
     startPeers: async (script: string, envOf: (peer: Peer) => Record<string, string>) => {
+      if (databaseUrl === undefined) {
+        process.stdout.write("no ACCOUNTS_DATABASE_URL or TEST_DATABASE_URL: oidc-provider on PostgreSQL skipped\n")
+      }
       for (const peer of peers) {
         let env = envOf(peer)
         if (peer === "peerPg" && databaseUrl !== undefined) {
@@ -138,12 +142,18 @@ export const lineupTable = (rows: ReadonlyArray<Row>): string =>
 
 /** What the columns and cells of `lineupTable` hold, for the text above it. */
 export const lineupLegend = (): string =>
-  `Columns: our accounts server${
-    databaseUrl === undefined ? " on the embedded database (PGlite, in its process)" : " on the PostgreSQL server"
-  }; ${
+  [
+    "Columns, each server in its own process pinned to core 1, the load generator on core 0:",
     databaseUrl === undefined
-      ? "(no PostgreSQL URL was set, so oidc-provider on PostgreSQL is left out;) "
-      : "panva's oidc-provider 9 on the same PostgreSQL server, through our adapter (scripts/bench/servers/postgresAdapter.ts: one table per model, one JSONB payload per row with its expiry and the grant_id, uid and user_code columns its lookups use, indexed; a fresh database per run, dropped after it; a pg pool of 10 connections with named prepared statements and 2-second timeouts, as ours); "
-  }the same oidc-provider on its in-memory store (its MemoryAdapter and LRU, sized to hold every token of the run); a bare node:http server answering our JSON from memory. Each cell: requests per second; p50 and p99 latency; CPU time per request (user + system, from /proc) of the server's process${
-    databaseUrl === undefined ? "" : " and, for the two servers on PostgreSQL, of all the PostgreSQL server's processes (backends and background writers)"
-  }. The last column${peers.length > 1 ? "s give" : " gives"} our req/s over the peer's. Every server runs in its own process pinned to core 1, the load generator on core 0.`
+      ? "- accounts (embedded PGlite): our server as `npm start` runs it without a database URL, on a fresh embedded database (PGlite) inside the server's process (so its CPU includes the database's). *No PostgreSQL URL was set (ACCOUNTS_DATABASE_URL or TEST_DATABASE_URL), so the column for oidc-provider on PostgreSQL is skipped.*"
+      : "- accounts (PostgreSQL): our server as `npm start` runs it, on the PostgreSQL server (a pool of 10 connections, named prepared statements).",
+    ...(databaseUrl === undefined ? [] : [
+      "- oidc-provider 9 on PostgreSQL: panva's oidc-provider on the same PostgreSQL server through our adapter (scripts/bench/servers/postgresAdapter.ts): one table per model, one JSONB payload per row with its expiry and the grant_id, uid and user_code columns its lookups use, indexed; a fresh database per run, dropped after it; a pg pool of 10 connections with named prepared statements and 2-second timeouts, as ours."
+    ]),
+    "- oidc-provider 9 in memory: the same oidc-provider on its own in-memory store (its MemoryAdapter and LRU, sized to hold every token of the run).",
+    "- bare node:http: a bare node:http server answering our JSON from memory.",
+    "",
+    `Each cell: requests per second; p50 and p99 latency; CPU time per request (user + system, from /proc) of the server's process${
+      databaseUrl === undefined ? "" : " and, for the two servers on PostgreSQL, of all the PostgreSQL server's processes (postmaster, backends, background writers)"
+    }. The last column${peers.length > 1 ? "s give" : " gives"} our req/s over the peer's.`
+  ].join("\n")
