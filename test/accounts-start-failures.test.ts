@@ -70,4 +70,26 @@ describe("a start that cannot succeed stops with one line on stderr and exit cod
     ])
     expect(run.stderr + run.stdout).not.toContain("s3cret")
   }, 300_000)
+
+  it("more than one worker on the embedded database, before it is created", async () => {
+    const run = await failedStart({ ACCOUNTS_WORKERS: "2" })
+    expect(run.code).toBe(1)
+    expect(run.lines).toEqual([
+      "accounts: configuration error: ACCOUNTS_WORKERS must be 1 with the embedded database (one process owns it); " +
+      "set ACCOUNTS_DATABASE_URL to run more"
+    ])
+    expect(existsSync(run.dataDir)).toBe(false)
+  }, 300_000)
+
+  it("with two workers, worker 1 says why it cannot start, once, and worker 2 is never started", async () => {
+    const closed = await freePort()
+    const run = await failedStart({ ACCOUNTS_WORKERS: "2", ACCOUNTS_DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/accounts` })
+    expect(run.code).toBe(1)
+    expect(run.lines).toEqual([
+      `accounts: could not connect to postgres://postgres@127.0.0.1:${closed}/accounts: connect ECONNREFUSED ` +
+      `127.0.0.1:${closed} (is PostgreSQL running there? check ACCOUNTS_DATABASE_URL)`
+    ])
+    expect(run.stdout).toContain(`"event":"worker_exited","worker":1`)
+    expect(run.stdout).not.toContain(`"worker":2`)
+  }, 300_000)
 })
