@@ -44,7 +44,14 @@ export const setLogSink = (next: LogSink): (() => void) => {
   }
 }
 
-/** Fields every later line of this process carries, e.g. `{ worker: 2 }` in one of a service's workers. */
-export const addLogFields = (fields: object): void => {
+/**
+ * Fields every later line of this process carries, e.g. `{ worker: 2 }` in one of a service's
+ * workers. Returns a function restoring the previous fields (tests).
+ */
+export const addLogFields = (fields: object): (() => void) => {
+  const previous = processFields
   processFields = { ...processFields, ...fields }
+  return () => {
+    processFields = previous
+  }
 }
