@@ -1,7 +1,8 @@
 /**
  * `npm run bench:workers`: the same server run as one process and as two workers
- * behind one port (ACCOUNTS_WORKERS=1, then 2), on PostgreSQL (ACCOUNTS_DATABASE_URL
- * or TEST_DATABASE_URL; the embedded database takes one process only). autocannon,
+ * behind one port (ACCOUNTS_WORKERS=1, then 2), on a fresh database of the PostgreSQL
+ * server at ACCOUNTS_DATABASE_URL or TEST_DATABASE_URL, dropped at the end (the
+ * embedded database takes one process only). autocannon,
  * 50 connections, against the discovery document (answered from memory) and
  * GET /v1/me with a bearer (signature, sign-in lookup, account read). Writes req/s,
  * p50, p99 and the ratio to one worker to apps/accounts/docs/benchmarks.md.
@@ -10,27 +11,26 @@
  * core would measure nothing. The load generator keeps core 0 (scripts/bench/pinned),
  * so with two cores the second worker shares it with the load generator.
  */
-import autocannon from "autocannon"
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import type { LoadResult } from "./chainLoad.ts"
+import { cannon, connections, databaseUrl, root, seconds } from "./lineup.ts"
 import { machine, writeSection } from "./report.ts"
+import { createScratchDatabase } from "./scratchDatabase.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
-const connections = 50
-const port = 4199
+const port = 4189
 const base = `http://127.0.0.1:${port}`
 const work = mkdtempSync(join(tmpdir(), "bench-workers-"))
 const dataDir = join(work, "accounts")
-const databaseUrl = process.env["ACCOUNTS_DATABASE_URL"] ?? process.env["TEST_DATABASE_URL"]
 if (databaseUrl === undefined) {
   process.stderr.write("bench:workers needs PostgreSQL: set ACCOUNTS_DATABASE_URL or TEST_DATABASE_URL\n")
   process.exit(1)
 }
-const env = { ...process.env, ACCOUNTS_PORT: String(port), ACCOUNTS_DATA_DIR: dataDir, ACCOUNTS_DATABASE_URL: databaseUrl }
+const database = await createScratchDatabase(databaseUrl, "bench_workers")
+const env = { ...process.env, ACCOUNTS_PORT: String(port), ACCOUNTS_DATA_DIR: dataDir, ACCOUNTS_DATABASE_URL: database.url }
 
 /** Starts accounts with `workers` processes; resolves once every worker listens (the primary's log says so). */
 const startAccounts = async (workers: number): Promise<ChildProcess> => {
@@ -102,17 +102,9 @@ const signIn = async (): Promise<string> => {
   throw new Error("no sign-in code arrived")
 }
 
-interface Result {
-  readonly rps: number
-  readonly p50: number
-  readonly p99: number
-  readonly non2xx: number
-}
-
-const load = async (url: string, headers: Record<string, string>): Promise<Result> => {
-  await autocannon({ url, connections, duration: seconds, headers }) // warm-up: JIT and connection pools, not counted
-  const result = await autocannon({ url, connections, duration: seconds, headers })
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors }
+const load = async (url: string, headers: Record<string, string>): Promise<LoadResult> => {
+  await cannon({ url, headers }, seconds) // warm-up: JIT and connection pools, not counted
+  return cannon({ url, headers }, seconds)
 }
 
 const routes = [
@@ -121,19 +113,23 @@ const routes = [
 ]
 
 let accessToken = ""
-const measured: Array<{ readonly label: string; readonly workers: number; readonly result: Result }> = []
-for (const workers of [1, 2]) {
-  const server = await startAccounts(workers)
-  try {
-    if (accessToken === "") accessToken = await signIn()
-    for (const route of routes) {
-      const result = await load(`${base}${route.path}`, route.bearer ? { authorization: `Bearer ${accessToken}` } : {})
-      measured.push({ label: route.label, workers, result })
-      process.stdout.write(`${route.path}, ${workers} worker(s): ${JSON.stringify(result)}\n`)
+const measured: Array<{ readonly label: string; readonly workers: number; readonly result: LoadResult }> = []
+try {
+  for (const workers of [1, 2]) {
+    const server = await startAccounts(workers)
+    try {
+      if (accessToken === "") accessToken = await signIn()
+      for (const route of routes) {
+        const result = await load(`${base}${route.path}`, route.bearer ? { authorization: `Bearer ${accessToken}` } : {})
+        measured.push({ label: route.label, workers, result })
+        process.stdout.write(`${route.path}, ${workers} worker(s): ${JSON.stringify(result)}\n`)
+      }
+    } finally {
+      await stopAccounts(server)
     }
-  } finally {
-    await stopAccounts(server)
   }
+} finally {
+  await database.drop()
 }
 
 const rows = routes.flatMap((route) => {
@@ -149,7 +145,7 @@ writeSection(
   "workers",
   `## One process or two workers behind one port (\`npm run bench:workers\`)
 
-Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; database: PostgreSQL server. autocannon, ${connections} connections (each handed to the next worker), ${seconds} s per target after a ${seconds} s warm-up. The server is not pinned (two workers on one core would measure nothing); the load generator is pinned to core 0, so on two cores the second worker shares that core with it.
+Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; database: a fresh one on the PostgreSQL server. autocannon, ${connections} connections (each handed to the next worker), ${seconds} s per target after a ${seconds} s warm-up. The server is not pinned (two workers on one core would measure nothing); the load generator is pinned to core 0, so on two cores the second worker shares that core with it.
 
 | route | workers | req/s | p50 ms | p99 ms | × 1 worker | non-2xx |
 | --- | --- | --- | --- | --- | --- | --- |
