@@ -4,7 +4,7 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { codesFor, provisionedDatabase, runAccountsCli, startAccounts } from "./support/accountsProcess.ts"
+import { codesFor, provisionedDatabase, reportAcrossSigterm, runAccountsCli, startAccounts } from "./support/accountsProcess.ts"
 
 interface Answer {
   readonly status: number
@@ -127,9 +127,10 @@ describe("accounts with ACCOUNTS_WORKERS=2: two processes behind one port, on on
     expect(started(service).filter((line) => line.worker === 2).at(-1)?.pid).not.toBe(pid)
   }, 180_000)
 
-  it("SIGTERM stops both workers, each after draining, and the primary exits 0", async () => {
+  it("SIGTERM lets a request in flight finish, stops both workers after draining, and the primary exits 0", async () => {
     const workers = new Set(started(service).map((line) => line.pid))
-    expect(await service.stop()).toBe(0)
+    expect(await reportAcrossSigterm(service)).toBe(201)
+    expect(await service.exited).toBe(0)
     const exits = logLines(service).filter((line) => line.event === "worker_exited" && workers.has(line.pid))
     // The one killed above, and the two running ones, which exit on their own once drained.
     expect(exits.map((line) => line.code)).toEqual([null, 0, 0])
