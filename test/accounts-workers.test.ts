@@ -49,6 +49,13 @@ const workersServing = (service: SpawnedService, requestIds: ReadonlyArray<strin
 
 const started = (service: SpawnedService) => logLines(service).filter((line) => line.event === "worker_started")
 
+/** Ready answers once worker 1 listens; worker 2 starts after it, and the primary says when all listen. */
+const allListening = (service: SpawnedService) =>
+  vi.waitFor(() => expect(logLines(service).some((line) => line.event === "workers_listening")).toBe(true), {
+    timeout: 120_000,
+    interval: 100
+  })
+
 // Without TEST_DATABASE_URL the database is the embedded one served over TCP by this test process: the
 // workers then reach it as any PostgreSQL client does, one connection each.
 describe("accounts with ACCOUNTS_WORKERS=2: two processes behind one port, on one database", () => {
@@ -61,11 +68,7 @@ describe("accounts with ACCOUNTS_WORKERS=2: two processes behind one port, on on
     database = await provisionedDatabase()
     env = { ACCOUNTS_DATABASE_URL: database.url, ACCOUNTS_DATA_DIR: dataDir, ACCOUNTS_TRUST_PROXY: "true" }
     service = await startAccounts({ ...env, ACCOUNTS_WORKERS: "2" })
-    // Ready answers once worker 1 listens; worker 2 starts after it.
-    await vi.waitFor(() => expect(logLines(service).some((line) => line.event === "workers_listening")).toBe(true), {
-      timeout: 120_000,
-      interval: 100
-    })
+    await allListening(service)
   }, 300_000)
 
   afterAll(async () => {
@@ -125,6 +128,37 @@ describe("accounts with ACCOUNTS_WORKERS=2: two processes behind one port, on on
     await expect.poll(() => started(service).filter((line) => line.worker === 2).length, { timeout: 120_000 })
       .toBe(before.length + 1)
     expect(started(service).filter((line) => line.worker === 2).at(-1)?.pid).not.toBe(pid)
+  }, 180_000)
+
+  it("a second SIGTERM, while a request holds the drain, kills the worker still draining", async () => {
+    // Another primary on the same database, with a drain deadline no test waits for.
+    const other = await startAccounts({ ...env, ACCOUNTS_WORKERS: "2", ACCOUNTS_DRAIN_SECONDS: "300" })
+    try {
+      await allListening(other)
+      const workers = new Set(started(other).map((line) => line.pid))
+      // A request whose body never ends keeps its worker draining.
+      const held = request(`${other.url}/v1/reports`, { method: "POST", agent: false, headers: { "content-type": "application/json" } })
+      const heldAnswer = new Promise<string>((resolve) => {
+        held.on("response", () => resolve("answered"))
+        held.on("error", () => resolve("cut"))
+      })
+      held.write("{\"message\":")
+      await new Promise((resolve) => held.once("socket", (socket) => socket.once("connect", resolve)))
+      other.process.kill("SIGTERM")
+      // Once nothing listens any more, the first signal has been taken: the second is not merged with it.
+      await vi.waitFor(async () => expect(await fetch(`${other.url}/readyz`).then(() => "up", () => "down")).toBe("down"), {
+        timeout: 30_000,
+        interval: 100
+      })
+      other.process.kill("SIGTERM")
+      expect(await other.exited).toBe(0)
+      expect(await heldAnswer).toBe("cut")
+      const exits = logLines(other).filter((line) => line.event === "worker_exited" && workers.has(line.pid))
+      // The idle worker had drained and exited by itself; the one holding the request is killed.
+      expect(exits.map((line) => line.signal ?? `exit ${line.code}`).sort()).toEqual(["SIGKILL", "exit 0"])
+    } finally {
+      await other.stop()
+    }
   }, 180_000)
 
   it("SIGTERM lets a request in flight finish, stops both workers after draining, and the primary exits 0", async () => {
