@@ -1,6 +1,8 @@
 /**
  * `npm start`: starts every service that exists under apps/ (each one's
  * `src/main.ts`), forwards SIGINT/SIGTERM to them, and exits when they have.
+ * The environment passes through: `ACCOUNTS_WORKERS=4 npm start` runs accounts
+ * as four workers behind one port (launchService's runWorkers).
  */
 import { spawn } from "node:child_process"
 import { existsSync, readdirSync } from "node:fs"

@@ -3,11 +3,11 @@ import { TestDatabase } from "@platform/database"
 import { freePort, type SpawnedService, spawnService, tcpProxy } from "@platform/testkit"
 import { execFile } from "node:child_process"
 import { mkdtempSync } from "node:fs"
-import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { reportAcrossSigterm } from "./support/accountsProcess.ts"
 
 const root = join(import.meta.dirname, "..")
 const main = "apps/accounts/src/main.ts"
@@ -197,21 +197,7 @@ describe("readiness and shutdown", () => {
     const database = await provisioned()
     const service = await startAccounts({ ACCOUNTS_DATABASE_URL: database.url })
     try {
-      const url = new URL(`${service.url}/v1/reports`)
-      const answer = new Promise<number>((resolve, reject) => {
-        const req = request(url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-          res.resume()
-          res.on("end", () => resolve(res.statusCode ?? 0))
-        })
-        req.on("error", reject)
-        // Half the body now; the rest after the server was told to stop.
-        req.write("{\"message\":")
-        setTimeout(() => {
-          service.process.kill("SIGTERM")
-          setTimeout(() => req.end("\"late but whole\"}"), 300)
-        }, 300)
-      })
-      expect(await answer).toBe(201)
+      expect(await reportAcrossSigterm(service)).toBe(201)
       // A second signal would force an immediate exit, so only wait.
       expect(await service.exited).toBe(0)
     } finally {

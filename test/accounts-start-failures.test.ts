@@ -21,6 +21,14 @@ const failedStart = async (env: Record<string, string>) => {
   return { ...run, dataDir, lines: run.stderr.trim().split("\n") }
 }
 
+/** A start that stops with exit code 1 and `line` alone on stderr. */
+const refusedWith = async (env: Record<string, string>, line: string) => {
+  const run = await failedStart(env)
+  expect(run.code).toBe(1)
+  expect(run.lines).toEqual([line])
+  return run
+}
+
 describe("a start that cannot succeed stops with one line on stderr and exit code 1", () => {
   it("production without ACCOUNTS_SMTP_URL, before any database is created or migrated", async () => {
     const run = await failedStart({ ACCOUNTS_ENVIRONMENT: "production" })
@@ -69,5 +77,25 @@ describe("a start that cannot succeed stops with one line on stderr and exit cod
       `127.0.0.1:${closed} (is PostgreSQL running there? check ACCOUNTS_DATABASE_URL)`
     ])
     expect(run.stderr + run.stdout).not.toContain("s3cret")
+  }, 300_000)
+
+  it("more than one worker on the embedded database, before it is created", async () => {
+    const run = await refusedWith(
+      { ACCOUNTS_WORKERS: "2" },
+      "accounts: configuration error: ACCOUNTS_WORKERS must be 1 with the embedded database (one process owns it); " +
+        "set ACCOUNTS_DATABASE_URL to run more"
+    )
+    expect(existsSync(run.dataDir)).toBe(false)
+  }, 300_000)
+
+  it("with two workers, worker 1 says why it cannot start, once, and worker 2 is never started", async () => {
+    const closed = await freePort()
+    const run = await refusedWith(
+      { ACCOUNTS_WORKERS: "2", ACCOUNTS_DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/accounts` },
+      `accounts: could not connect to postgres://postgres@127.0.0.1:${closed}/accounts: connect ECONNREFUSED ` +
+        `127.0.0.1:${closed} (is PostgreSQL running there? check ACCOUNTS_DATABASE_URL)`
+    )
+    expect(run.stdout).toContain(`"event":"worker_exited","worker":1`)
+    expect(run.stdout).not.toContain(`"worker":2`)
   }, 300_000)
 })

@@ -3,6 +3,7 @@ import { freePort, type SpawnedService, spawnService } from "@platform/testkit"
 import { Effect, Exit, Scope } from "effect"
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { request } from "node:http"
 import { join } from "node:path"
 import { promisify } from "node:util"
 
@@ -44,4 +45,22 @@ export const runAccountsCli = (args: Array<string>, env: Record<string, string>)
   promisify(execFile)(process.execPath, ["--import", "tsx", "apps/accounts/src/cli.ts", ...args], {
     cwd: root,
     env: { ...process.env, ...env }
+  })
+
+/**
+ * POSTs a report on a connection of its own, sending half the body, then SIGTERM to the service,
+ * then the rest: resolves with the status of the answer (201 when the request was let finish).
+ */
+export const reportAcrossSigterm = (service: SpawnedService) =>
+  new Promise<number>((resolve, reject) => {
+    const req = request(`${service.url}/v1/reports`, { method: "POST", agent: false, headers: { "content-type": "application/json" } }, (res) => {
+      res.resume()
+      res.on("end", () => resolve(res.statusCode ?? 0))
+    })
+    req.on("error", reject)
+    req.write("{\"message\":")
+    setTimeout(() => {
+      service.process.kill("SIGTERM")
+      setTimeout(() => req.end("\"late but whole\"}"), 300)
+    }, 300)
   })

@@ -5,6 +5,7 @@ export type LogSink = (chunk: string) => void
 let pending: Array<string> = []
 let scheduled = false
 let sink: LogSink = (chunk) => process.stdout.write(chunk)
+let processFields: object | undefined
 
 const flush = () => {
   scheduled = false
@@ -25,7 +26,7 @@ process.once("exit", () => {
  * loop goes out in one write, which keeps logging off a busy server's hot path.
  */
 export const writeLogLine = (record: object): void => {
-  pending.push(`${JSON.stringify(record)}\n`)
+  pending.push(`${JSON.stringify(processFields === undefined ? record : { ...record, ...processFields })}\n`)
   if (!scheduled) {
     scheduled = true
     setImmediate(flush)
@@ -40,5 +41,17 @@ export const setLogSink = (next: LogSink): (() => void) => {
   return () => {
     flush()
     sink = previous
+  }
+}
+
+/**
+ * Fields every later line of this process carries, e.g. `{ worker: 2 }` in one of a service's
+ * workers. Returns a function restoring the previous fields (tests).
+ */
+export const addLogFields = (fields: object): (() => void) => {
+  const previous = processFields
+  processFields = { ...processFields, ...fields }
+  return () => {
+    processFields = previous
   }
 }

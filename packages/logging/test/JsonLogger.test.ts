@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { JsonLoggerLive, setLogSink, writeLogLine } from "../src/index.ts"
+import { addLogFields, JsonLoggerLive, setLogSink, writeLogLine } from "../src/index.ts"
 
 const captured = () => {
   const chunks: Array<string> = []
@@ -39,4 +39,17 @@ describe("JSON log lines", () => {
     expect(out.chunks).toHaveLength(1)
     expect(out.lines().map((line) => line.i)).toEqual([...Array(100).keys()])
   })
+
+  it.effect("fields added for the process (a worker's number) go on every later line, Effect's and direct ones", () =>
+    Effect.gen(function*() {
+      const out = captured()
+      const remove = addLogFields({ worker: 2 })
+      yield* Effect.logInfo({ event: "request" })
+      writeLogLine({ event: "direct" })
+      remove()
+      writeLogLine({ event: "after" })
+      yield* nextTurn
+      out.restore()
+      expect(out.lines().map((line) => [line.event, line.worker])).toEqual([["request", 2], ["direct", 2], ["after", undefined]])
+    }).pipe(Effect.provide(JsonLoggerLive)))
 })
