@@ -1,6 +1,7 @@
 import { Effect, Exit, Scope } from "effect"
 import { TestDatabase } from "@platform/database"
 import { freePort, runToExit } from "@platform/testkit"
+import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -8,6 +9,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 
 const root = join(import.meta.dirname, "..")
+const someEncryptionKey = randomBytes(32).toString("base64")
 
 /** Starts accounts expecting it to stop on its own; the data directory is a path nothing has created yet. */
 const failedStart = async (env: Record<string, string>) => {
@@ -31,11 +33,21 @@ const refusedWith = async (env: Record<string, string>, line: string) => {
 
 describe("a start that cannot succeed stops with one line on stderr and exit code 1", () => {
   it("production without ACCOUNTS_SMTP_URL, before any database is created or migrated", async () => {
-    const run = await failedStart({ ACCOUNTS_ENVIRONMENT: "production" })
+    const run = await failedStart({ ACCOUNTS_ENVIRONMENT: "production", ACCOUNTS_KEY_ENCRYPTION_KEY: someEncryptionKey })
     expect(run.code).toBe(1)
     expect(run.lines).toEqual([
       "accounts: configuration error: ACCOUNTS_SMTP_URL is required when ACCOUNTS_ENVIRONMENT=production " +
       "(the development mailbox is not used in production)"
+    ])
+    expect(existsSync(run.dataDir)).toBe(false)
+  }, 300_000)
+
+  it("production without ACCOUNTS_KEY_ENCRYPTION_KEY: nothing would be sealed at rest", async () => {
+    const run = await failedStart({ ACCOUNTS_ENVIRONMENT: "production", ACCOUNTS_SMTP_URL: "smtp://127.0.0.1:2525" })
+    expect(run.code).toBe(1)
+    expect(run.lines).toEqual([
+      "accounts: configuration error: ACCOUNTS_KEY_ENCRYPTION_KEY is required in production: signing keys, webhook secrets, " +
+      "identity-provider credentials and stored answers carrying tokens are sealed with it"
     ])
     expect(existsSync(run.dataDir)).toBe(false)
   }, 300_000)

@@ -137,6 +137,12 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all([
         invalid("IDP_B_SERVICES_ID", `must be set together with the other idp_b settings (missing ${missing.join(", ")})`)
       )
     }
+    if (service.environment === "production" && Option.isNone(service.keyEncryptionKey)) {
+      return Either.left(invalid(
+        "KEY_ENCRYPTION_KEY",
+        "is required in production: signing keys, webhook secrets, identity-provider credentials and stored answers carrying tokens are sealed with it"
+      ))
+    }
     const { idpAClientId, idpAClientSecret, idpAIssuer, idpBIssuer, idpBKeyId, idpBPrivateKey, idpBServicesId, idpBTeamId, ...settings } =
       raw
     return Either.right({
