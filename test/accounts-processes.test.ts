@@ -1,26 +1,11 @@
-import { Effect, Exit, Scope } from "effect"
-import { TestDatabase } from "@platform/database"
 import { freePort, type SpawnedService, spawnService, tcpProxy } from "@platform/testkit"
-import { execFile } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { reportAcrossSigterm } from "./support/accountsProcess.ts"
+import { provisionedDatabase, reportAcrossSigterm, root, runAccountsCli, startAccounts } from "./support/accountsProcess.ts"
 
-const root = join(import.meta.dirname, "..")
 const main = "apps/accounts/src/main.ts"
-
-const startAccounts = async (env: Record<string, string>): Promise<SpawnedService> => {
-  const port = await freePort()
-  return spawnService({
-    entry: main,
-    cwd: root,
-    url: `http://127.0.0.1:${port}`,
-    env: { ACCOUNTS_PORT: String(port), ACCOUNTS_KEYS_REFRESH_SECONDS: "1", ACCOUNTS_DRAIN_SECONDS: "5", ...env }
-  })
-}
 
 const kidsOf = async (url: string): Promise<Array<string>> => {
   const jwks = await (await fetch(`${url}/.well-known/jwks.json`)).json() as { keys: Array<{ kid: string }> }
@@ -33,19 +18,6 @@ const report = (url: string, headers: Record<string, string> = {}) =>
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify({ message: "it works" })
   })
-
-const runCli = (args: Array<string>, env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, ["--import", "tsx", "apps/accounts/src/cli.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, ...env }
-  })
-
-/** A database other processes can reach: a fresh one on TEST_DATABASE_URL's server, else an embedded one served over TCP. */
-const provisioned = async () => {
-  const scope = Effect.runSync(Scope.make())
-  const { url } = await Effect.runPromise(Scope.extend(TestDatabase.provision, scope))
-  return { url, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
-}
 
 describe("accounts as npm start runs it, on the embedded database", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "accounts-embedded-"))
@@ -71,7 +43,7 @@ describe("accounts as npm start runs it, on the embedded database", () => {
       expect(await replayed.json()).toEqual(original)
 
       // The server holds the embedded database; the operator command reaches it through the server's socket.
-      const rotated = await runCli(["keys", "rotate"], env)
+      const rotated = await runAccountsCli(["keys", "rotate"], env)
       const printed = JSON.parse(rotated.stdout) as { rotated: Array<{ kid: string; alg: string }> }
       expect(printed.rotated.map((key) => key.alg).sort()).toEqual(["EdDSA", "RS256"])
       const newKids = printed.rotated.map((key) => key.kid)
@@ -99,7 +71,7 @@ describe("accounts as npm start runs it, on the embedded database", () => {
     const server = await startAccounts(env)
     try {
       const args = ["carbons", "create", "--email", " Ada@Example.com", "--phone", "+44 20 7946 0958", "--id", "c:Ada_L"]
-      const created = await runCli([...args, "--display-name", "Ada Lovelace"], env)
+      const created = await runAccountsCli([...args, "--display-name", "Ada Lovelace"], env)
       const me = JSON.parse(created.stdout) as Record<string, unknown>
       expect(me).toEqual({
         uuid: expect.stringMatching(/^[A-Za-z0-9]{3}$/),
@@ -119,7 +91,7 @@ describe("accounts as npm start runs it, on the embedded database", () => {
       const taken = await (await fetch(`${server.url}/v1/ids/available?id=c:ada_l`)).json() as { available: boolean }
       expect(taken.available).toBe(false)
 
-      const again = await runCli(["carbons", "create", "--email", "other@example.com", "--id", "C:ADA_L", "--display-name", "Ada"], env)
+      const again = await runAccountsCli(["carbons", "create", "--email", "other@example.com", "--id", "C:ADA_L", "--display-name", "Ada"], env)
         .then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error)
       expect(again?.code).not.toBe(0)
       expect(again?.stdout).toBe("")
@@ -133,12 +105,12 @@ describe("accounts as npm start runs it, on the embedded database", () => {
 })
 
 describe("two accounts processes on one database", () => {
-  let database: Awaited<ReturnType<typeof provisioned>>
+  let database: Awaited<ReturnType<typeof provisionedDatabase>>
   let a: SpawnedService
   let b: SpawnedService
 
   beforeAll(async () => {
-    database = await provisioned()
+    database = await provisionedDatabase()
     const env = { ACCOUNTS_DATABASE_URL: database.url, ACCOUNTS_TRUST_PROXY: "true" }
     // Started together on an empty database: both migrate and both look for keys at once.
     ;[a, b] = await Promise.all([startAccounts(env), startAccounts(env)])
@@ -173,7 +145,7 @@ describe("two accounts processes on one database", () => {
 
 describe("readiness and shutdown", () => {
   it("/readyz is 503 while the database is unreachable and 200 again once it is back", async () => {
-    const database = await provisioned()
+    const database = await provisionedDatabase()
     const target = new URL(database.url)
     const proxy = await tcpProxy(target.hostname, Number(target.port || 5432))
     target.host = `127.0.0.1:${proxy.port}`
@@ -194,7 +166,7 @@ describe("readiness and shutdown", () => {
   }, 90_000)
 
   it("SIGTERM lets a request in flight finish, then exits 0", async () => {
-    const database = await provisioned()
+    const database = await provisionedDatabase()
     const service = await startAccounts({ ACCOUNTS_DATABASE_URL: database.url })
     try {
       expect(await reportAcrossSigterm(service)).toBe(201)
