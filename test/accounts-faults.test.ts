@@ -166,16 +166,12 @@ describe("accounts under faults (real processes)", () => {
       expect(JSON.parse(retried.text)).toMatchObject({ error: "invalid_grant" })
     }
 
-    it("connections cut: 503 answers in the service's and in RFC 6749 shape within 3 s; 2xx again within 5 s", async () => {
+    it.each([
+      ["connections cut", () => proxy.cut()],
+      ["packets dropped (stalled, not refused)", () => proxy.stall()]
+    ])("%s: 503 in the service's and in RFC 6749 shape within 3 s; 2xx again within 5 s", async (_, outage) => {
       expect((await postJson(`${base}/v1/reports`, { message: "before" })).status).toBe(201)
-      proxy.cut()
-      await expectOutageAnswers()
-      await expectBackWithin5Seconds()
-    }, 60_000)
-
-    it("packets dropped (stalled, not refused): the same answers within 3 s; 2xx again within 5 s", async () => {
-      expect((await postJson(`${base}/v1/reports`, { message: "before" })).status).toBe(201)
-      proxy.stall()
+      outage()
       await expectOutageAnswers()
       await expectBackWithin5Seconds()
     }, 60_000)

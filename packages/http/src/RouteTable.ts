@@ -64,6 +64,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
     onEndpoint: ({ endpoint, mergedAnnotations, payloads }) => {
       const bodyTypes = new Map<string, HttpApiSchema.Encoding["kind"]>()
       for (const [contentType, { encoding }] of payloads) bodyTypes.set(contentType, encoding.kind)
+      const payloadSchema = endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>
       const route: Route = {
         method: endpoint.method,
         path: endpoint.path,
@@ -73,8 +74,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         bodyTypes: endpoint.method === "GET" ? new Map() : bodyTypes,
         pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
-        payloadSchema: endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
-        errorFormat: errorFormatOf(endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>)
+        payloadSchema,
+        errorFormat: errorFormatOf(payloadSchema)
       }
       const regex = patternOf(endpoint.path)
       if (regex === undefined) {

@@ -106,9 +106,12 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
       `
     }
 
+    const ran = <A>(value: A): OnceResult<A> => ({ _tag: "Ran", value })
+    const inProgress: OnceResult<never> = PriorRequest.InProgress()
+
     const inTransaction = <A, R>(request: RequestRef, run: Effect.Effect<RunOutcome<A>, never, R>) =>
       sql.withTransaction(Effect.gen(function*() {
-        if (!(yield* tryLock(request))) return PriorRequest.InProgress() as OnceResult<A>
+        if (!(yield* tryLock(request))) return inProgress
         const now = new Date(yield* Clock.currentTimeMillis)
         const stored = yield* storedAnswer(request, now)
         if (Option.isSome(stored)) {
@@ -118,18 +121,18 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
         const outcome = yield* run
         if (Option.isNone(outcome.keep)) return yield* new Discarded({ value: outcome.value })
         yield* keepAnswer(request, outcome.keep.value, new Date(yield* Clock.currentTimeMillis))
-        return { _tag: "Ran", value: outcome.value } as OnceResult<A>
+        return ran(outcome.value)
       })).pipe(
         Effect.catchIf(
           (error): error is Discarded<A> => error instanceof Discarded,
-          (discarded) => Effect.succeed<OnceResult<A>>({ _tag: "Ran", value: discarded.value })
+          (discarded) => Effect.succeed(ran(discarded.value))
         )
       )
 
     const once = <A, R>(request: RequestRef, run: Effect.Effect<RunOutcome<A>, never, R>) => {
       const id = `${request.scope}\n${request.key}`
       return Effect.suspend(() => {
-        if (runningHere.has(id)) return Effect.succeed<OnceResult<A>>(PriorRequest.InProgress())
+        if (runningHere.has(id)) return Effect.succeed(inProgress)
         runningHere.add(id)
         return Effect.ensuring(inTransaction(request, run), Effect.sync(() => runningHere.delete(id)))
       })

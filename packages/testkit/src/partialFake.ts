@@ -26,6 +26,7 @@ const unstubbed = (key: string, member: string) => {
  */
 export const partialFakeOf = <I, S extends object>(tag: Context.Tag<I, S>, stubs: Partial<S>): S => {
   const made = new Map<string, unknown>()
+  // The one cast: every member the stubs lack is supplied by the proxy below (as one that dies when used).
   return new Proxy(stubs as S, {
     get: (target, property, receiver) => {
       // Symbols and `then` are what runtimes and test frameworks probe (inspection, thenables): not members.
