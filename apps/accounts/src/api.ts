@@ -1,24 +1,35 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
+import { AppAccessApi } from "./app-access/Api.ts"
 import { AppsApi, AppsPublicApi, InternalAppsApi, OwnedAppsApi } from "./app-management/Api.ts"
 import { CliLoginApi } from "./cli-login/Api.ts"
 import { EmailsApi, PhonesApi } from "./contacts/Api.ts"
 import { DeviceApprovalApi, DeviceAuthorizationApi } from "./device/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
+import { EventStreamApi } from "./stream/Api.ts"
 import { FlowsApi } from "./flows/Api.ts"
+import { HistoryApi } from "./history/Api.ts"
+import { LookupsApi } from "./lookups/Api.ts"
 import { AuthorizeApi } from "./flows/AuthorizeApi.ts"
+import { SigninPagesApi } from "./flows/PagesApi.ts"
+import { SiteApi } from "./site/Api.ts"
 import { MeApi } from "./me/Api.ts"
+import { PhotosApi } from "./profile/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
 import { ProvidersApi } from "./flows/ProviderCallbackApi.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
+import { ShortLivedTokensApi } from "./short-lived-tokens/Api.ts"
+import { AccountVerificationApi, AppProofsApi, MyProofsApi, ProofsApi } from "./proofs/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
+import { SubscriptionsApi } from "./subscriptions/Api.ts"
 import { SiliconsApi } from "./silicons/Api.ts"
 import { SiliconIdentityApi } from "./silicons/identity/Api.ts"
 import { SiliconKeysApi } from "./silicons/keys/Api.ts"
 import { CustodianRequestsApi, MySiliconsApi } from "./silicons/CustodyApi.ts"
 import { UserinfoApi } from "./userinfo/Api.ts"
+import { AppWebhookApi, SiliconWebhookApi } from "./webhooks/Api.ts"
 import { accountsVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** The accounts service's whole HTTP contract; `/openapi.json` is generated from it. */
@@ -32,12 +43,15 @@ export class AccountsApi extends withConventionErrors(
     .add(OAuthApi)
     .add(AuthorizeApi)
     .add(FlowsApi)
+    .add(SigninPagesApi)
+    .add(SiteApi)
     .add(ProvidersApi)
     .add(UserinfoApi)
     .add(CliLoginApi)
     .add(DeviceAuthorizationApi)
     .add(DeviceApprovalApi)
     .add(MeApi)
+    .add(PhotosApi)
     .add(EmailsApi)
     .add(PhonesApi)
     .add(SiliconsApi)
@@ -47,8 +61,20 @@ export class AccountsApi extends withConventionErrors(
     .add(AppsPublicApi)
     .add(OwnedAppsApi)
     .add(InternalAppsApi)
+    .add(SubscriptionsApi)
     .add(SiliconKeysApi)
-    .add(SiliconIdentityApi),
+    .add(SiliconIdentityApi)
+    .add(AppWebhookApi)
+    .add(SiliconWebhookApi)
+    .add(EventStreamApi)
+    .add(AppAccessApi)
+    .add(HistoryApi)
+    .add(LookupsApi)
+    .add(ShortLivedTokensApi)
+    .add(ProofsApi)
+    .add(AppProofsApi)
+    .add(MyProofsApi)
+    .add(AccountVerificationApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

@@ -41,6 +41,8 @@ export interface AccountsSettings extends ServiceSettings {
   readonly webhookAllowLoopback: boolean
   /** How soon a key rotated by another process (the operator command) is used here. */
   readonly keysRefreshSeconds: number
+  /** Event streams open at once in this process (spec 1, Limits: 500 per server). */
+  readonly streamsPerServer: number
   readonly idpA: IdpASettings
   readonly idpB: IdpBSettings
 }
@@ -81,6 +83,10 @@ const ownSettings = Config.all({
   keysRefreshSeconds: Config.integer("KEYS_REFRESH_SECONDS").pipe(
     Config.validate({ message: "must be between 1 and 60", validation: (n) => n >= 1 && n <= 60 }),
     Config.withDefault(10)
+  ),
+  streamsPerServer: Config.integer("STREAMS_PER_SERVER").pipe(
+    Config.validate({ message: "must be between 1 and 100000", validation: (n) => n >= 1 && n <= 100_000 }),
+    Config.withDefault(500)
   ),
   idpAIssuer: issuerSetting("IDP_A_ISSUER", IDP_A_DEFAULT_ISSUER),
   idpAClientId: Config.option(Config.string("IDP_A_CLIENT_ID")),

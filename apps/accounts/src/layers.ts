@@ -3,19 +3,13 @@ import { IdempotencyStore } from "@platform/idempotency"
 import { MessageDelivery, MessageOutbox, transportFromConfig } from "@platform/mail"
 import { RateLimiter } from "@platform/rate-limit"
 import { SigningKeys } from "@platform/signing-keys"
-import { Duration, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsConfig } from "./config.ts"
-import { DeviceCodesRepo } from "./device/DeviceCodesRepo.ts"
-import { DeviceCodesSweeperLive } from "./device/DeviceCodesSweeper.ts"
-import { AuthorizationCodes } from "./oauth/AuthorizationCodes.ts"
-import { FlowsRepo } from "./flows/FlowsRepo.ts"
-import { SignupSessions } from "./flows/SignupSessions.ts"
 import { accountsMigrations } from "./migrations.ts"
-import { now, periodicSweep } from "@platform/service"
+import { RetentionSweepsLive } from "./retention.ts"
 import { CustodianRequestsSweeperLive, LoginStreaksSweeperLive } from "./silicons/SiliconSweepers.ts"
-import { sweepAssertionJtis } from "./silicons/assertions/assertionJtis.ts"
-import { VerificationSweeperLive } from "@platform/verification-codes"
 import { VerificationCodesLive } from "./verification/VerificationCodesLive.ts"
+import { WebhookWorkerLive } from "./webhooks/WebhookWorkerLive.ts"
 
 /** The database named by ACCOUNTS_DATABASE_URL, or the embedded one under ACCOUNTS_DATA_DIR. */
 export const AccountsDatabaseLive = Database.layerConfig({
@@ -39,11 +33,12 @@ export const AccountsStoresLive = VerificationCodesLive.pipe(
 
 /**
  * Background work of a running server: delivering queued mail and SMS through SMTP or, in development,
- * the mailbox file in the data directory; the retention sweeps (verification and device codes,
- * rate-limit windows older than a day, expired idempotency results, expired assertion jtis, idle
- * wrong-STK streaks); and the expiry of custodian requests past their 14 days.
+ * the mailbox file in the data directory; the retention sweeps of spec 1 (`retention.ts`); idle
+ * wrong-STK streaks forgotten; the expiry of custodian requests past their 14 days; and webhook delivery
+ * (in every process: the queue's claims keep them apart).
  */
 export const AccountsWorkersLive = Layer.mergeAll(
+  WebhookWorkerLive,
   MessageDelivery.layer().pipe(
     Layer.provide(
       Layer.unwrapEffect(
@@ -54,31 +49,7 @@ export const AccountsWorkersLive = Layer.mergeAll(
       )
     )
   ),
-  VerificationSweeperLive,
-  DeviceCodesSweeperLive.pipe(Layer.provide(DeviceCodesRepo.Default)),
-  periodicSweep("rate_limit_windows", Effect.flatMap(RateLimiter, (limiter) => limiter.sweep)),
-  periodicSweep("idempotency_results", Effect.flatMap(IdempotencyStore, (store) => store.purgeExpired)),
-  periodicSweep("silicon_assertion_jtis", sweepAssertionJtis),
-  periodicSweep(
-    "authorization_codes",
-    Effect.gen(function*() {
-      const codes = yield* AuthorizationCodes
-      const at = yield* now
-      // Kept 7 days after expiry (spec 1, Retention): a late reuse still finds the code and revokes what it issued.
-      return yield* codes.sweep(new Date(at.getTime() - Duration.toMillis(Duration.days(7))))
-    })
-  ).pipe(Layer.provide(AuthorizationCodes.Default)),
-  periodicSweep(
-    "flows",
-    Effect.gen(function*() {
-      const flows = yield* FlowsRepo
-      const signups = yield* SignupSessions
-      const at = yield* now
-      const day = Duration.toMillis(Duration.days(1))
-      // Flows 1 day after expiry; sign-up sessions 7 days after expiry or use (spec 1, Retention).
-      return (yield* flows.sweep(new Date(at.getTime() - day))) + (yield* signups.sweep(new Date(at.getTime() - 7 * day)))
-    })
-  ).pipe(Layer.provide(Layer.mergeAll(FlowsRepo.Default, SignupSessions.Default))),
+  RetentionSweepsLive,
   CustodianRequestsSweeperLive,
   LoginStreaksSweeperLive
 )

@@ -3,19 +3,26 @@ import { IdempotencyMigration } from "@platform/idempotency"
 import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
+import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
 import { AccountsMigration } from "./accounts/AccountsMigration.ts"
-import { AppsMigration } from "./apps/AppsMigration.ts"
+import { AppsIdTokenAlgMigration, AppsMigration } from "./apps/AppsMigration.ts"
 import { AuthorizationCodesMigration } from "./oauth/AuthorizationCodesMigration.ts"
 import { AppSigninsMigration } from "./oauth/AppSigninsMigration.ts"
 import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { FlowsMigration } from "./flows/FlowsMigration.ts"
+import { EventFeedMigration } from "./events/EventFeedMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
+import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.ts"
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
+import { ProfileMigration } from "./profile/ProfileMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
+import { OpenStreamsMigration } from "./stream/OpenStreamsMigration.ts"
+import { ShortLivedTokensMigration } from "./short-lived-tokens/ShortLivedTokensMigration.ts"
+import { ProofsMigration } from "./proofs/ProofsMigration.ts"
 
 /**
  * The accounts database, in the order it was built. Append only: a migration
@@ -39,5 +46,13 @@ export const accountsMigrations: Migrations = {
   "0015_app_signins": AppSigninsMigration,
   "0016_flows": FlowsMigration,
   "0017_linked_identities": ProvidersMigration,
-  "0018_provider_form_post": ProvidersFormPostMigration
+  "0018_provider_form_post": ProvidersFormPostMigration,
+  "0019_event_feed": EventFeedMigration,
+  "0020_sweep_leases": SweepLeasesMigration,
+  "0021_event_subscriptions": SubscriptionsMigration,
+  "0022_event_streams": OpenStreamsMigration,
+  "0023_app_id_token_alg": AppsIdTokenAlgMigration,
+  "0024_id_changes_photos_deletion": ProfileMigration,
+  "0025_short_lived_tokens": ShortLivedTokensMigration,
+  "0026_proofs": ProofsMigration
 }

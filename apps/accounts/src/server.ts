@@ -3,6 +3,7 @@ import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { AccountIdsLive } from "./accounts/Http.ts"
 import { AccountsApi } from "./api.ts"
+import { AppAccessLive } from "./app-access/Http.ts"
 import { AppManagementLive } from "./app-management/Http.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
 import { AccountsConfig } from "./config.ts"
@@ -11,26 +12,41 @@ import { DeviceCodeGrantLive } from "./device/deviceCodeGrant.ts"
 import { DeviceLive } from "./device/Http.ts"
 import { discoveryFromMemory, DiscoveryLive } from "./discovery/Http.ts"
 import { FlowsLive } from "./flows/Http.ts"
+import { HistoryLive } from "./history/Http.ts"
+import { LookupsLive } from "./lookups/Http.ts"
 import { MeLive } from "./me/Http.ts"
+import { PhotosLive } from "./profile/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
 import { ReportsLive } from "./reports/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
+import { ShortLivedTokensLive } from "./short-lived-tokens/Http.ts"
+import { ShortLivedTokenGrantLive } from "./short-lived-tokens/shortLivedTokenGrant.ts"
+import { ProofsLive } from "./proofs/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
 import { JwtBearerGrantLive } from "./silicons/assertions/jwtBearerGrant.ts"
 import { SiliconsLive } from "./silicons/Http.ts"
+import { SiteLive } from "./site/Http.ts"
+import { EventStreamLive } from "./stream/Http.ts"
 import { MeViewsLive } from "./silicons/MeViewsLive.ts"
 import { UserinfoLive } from "./userinfo/Http.ts"
+import { SubscriptionsLive } from "./subscriptions/Http.ts"
 import { accountsVersioning } from "./versions.ts"
+import { WebhooksLive } from "./webhooks/Http.ts"
 
-/** The token endpoint's grants: oauth's own, device's, silicons'. oauth's need silicons' account views (MeViews). */
-const TokenGrantsLive = JwtBearerGrantLive.pipe(Layer.provide(DeviceCodeGrantLive), Layer.provide(OAuthGrantsLive))
+/** The token endpoint's grants: oauth's own, device's, silicons', short-lived tokens'. oauth's need silicons' account views (MeViews). */
+const TokenGrantsLive = ShortLivedTokenGrantLive.pipe(
+  Layer.provide(JwtBearerGrantLive),
+  Layer.provide(DeviceCodeGrantLive),
+  Layer.provide(OAuthGrantsLive)
+)
 
 /** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
 export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
-  MeLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive,
+  MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
+  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 

@@ -56,18 +56,21 @@ layer(server, { excludeTestServices: true })("accounts' access tokens verified b
       const elsewhere = yield* verifierOf({ issuer: "https://accounts.example", audience: "accounts" })
       expect(yield* refusal(elsewhere.verify(accessToken))).toBe("AccessTokenInvalid:wrong_issuer")
 
-      const idToken = yield* Effect.flatMap(IdTokens, (idTokens) =>
-        idTokens.issue({
-          accountUuid: carbon.uuid,
-          appId: "some-app",
-          authTime: new Date(),
-          nonce: null,
-          accessToken,
-          now: new Date()
-        })).pipe(Effect.provide(IdTokens.Default))
-      expect(yield* refusal((yield* verifierOf({ audience: "some-app" })).verify(idToken))).toBe(
-        "AccessTokenInvalid:not_access_token"
-      )
+      for (const alg of ["EdDSA", "RS256"] as const) {
+        const idToken = yield* Effect.flatMap(IdTokens, (idTokens) =>
+          idTokens.issue({
+            accountUuid: carbon.uuid,
+            appId: "some-app",
+            authTime: new Date(),
+            nonce: null,
+            accessToken,
+            now: new Date(),
+            alg
+          })).pipe(Effect.provide(IdTokens.Default))
+        expect(yield* refusal((yield* verifierOf({ audience: "some-app" })).verify(idToken)), alg).toBe(
+          "AccessTokenInvalid:not_access_token"
+        )
+      }
 
       const audience = "sts.cloud.example"
       const created = yield* createSilicon()

@@ -22,8 +22,8 @@ layer(AccountsTest(), { excludeTestServices: true })("discovery and keys", (it) 
       expect(metadata.jwks_uri).toBe(`${url}/.well-known/jwks.json`)
     }))
 
-  // Spec 1's list, narrowed to what works (docs/decisions.md, "OAuth for apps"): id tokens are EdDSA only, and the
-  // short-lived-token and token-exchange grants are left out until they are served; RFC 9207's iss is advertised.
+  // Spec 1's list, narrowed to what works (docs/decisions.md, "OAuth for apps"): the
+  // the token-exchange grant is left out until it is served; RFC 9207's iss is advertised.
   it.effect("the discovery document has exactly spec 1's fields and values", () =>
     Effect.gen(function*() {
       const { url } = yield* AccountsUnderTest
@@ -44,10 +44,11 @@ layer(AccountsTest(), { excludeTestServices: true })("discovery and keys", (it) 
           "authorization_code",
           "refresh_token",
           "urn:ietf:params:oauth:grant-type:device_code",
-          "urn:ietf:params:oauth:grant-type:jwt-bearer"
+          "urn:ietf:params:oauth:grant-type:jwt-bearer",
+          "urn:accounts:params:oauth:grant-type:short-lived-token"
         ],
         subject_types_supported: ["public"],
-        id_token_signing_alg_values_supported: ["EdDSA"],
+        id_token_signing_alg_values_supported: ["EdDSA", "RS256"],
         scopes_supported: ["openid", "profile", "email", "phone", "dob", "timezone", "offline_access"],
         claims_supported: expect.arrayContaining([
           "sub", "iss", "aud", "exp", "iat", "nonce", "auth_time", "azp", "at_hash",

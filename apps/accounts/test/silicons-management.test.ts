@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import sharp from "sharp"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
@@ -65,7 +66,7 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicons in custody", (it)
       expect((yield* send("GET", "/v1/me/silicons?limit=201", token)).status).toBe(400)
     }))
 
-  it.effect("details change with version; dob is immutable; the photo is an https URL", () =>
+  it.effect("details change with version; dob is immutable; the photo is image bytes", () =>
     Effect.gen(function*() {
       const { created, token, uuid } = yield* custodianWithSilicon
       const patched = yield* send("PATCH", `/v1/me/silicons/${uuid}`, token, { display_name: "Renamed", timezone: "europe/paris" })
@@ -76,10 +77,18 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicons in custody", (it)
       const dob = yield* send("PATCH", `/v1/me/silicons/${uuid}`, token, { dob: "2000-01-01" })
       expect(dob.status).toBe(422)
       expect(dob.body.error.code).toBe("dob_immutable")
-      const photo = yield* send("POST", `/v1/me/silicons/${uuid}/photo`, token, { pfp_url: "https://cdn.example.com/a.png" })
-      expect(photo.body).toMatchObject({ pfp_url: "https://cdn.example.com/a.png", version: 3 })
-      const http = yield* send("POST", `/v1/me/silicons/${uuid}/photo`, token, { pfp_url: "http://cdn.example.com/a.png" })
-      expect(http.body.error).toMatchObject({ code: "validation_failed", details: { fields: { pfp_url: "must be an https URL" } } })
+      // The photo is raw image bytes, as a Carbon's own (photos.test.ts has the rules); a JSON URL is refused.
+      const png = yield* Effect.promise(() =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: "#0a0" } }).png().toBuffer())
+      const photo = yield* call(`/v1/me/silicons/${uuid}/photo`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "image/png" },
+        body: png
+      })
+      expect(photo.body).toMatchObject({ pfp_url: expect.stringMatching(/\/v1\/photos\/pho_/), version: 3 })
+      const json = yield* send("POST", `/v1/me/silicons/${uuid}/photo`, token, { pfp_url: "https://cdn.example.com/a.png" })
+      expect(json.status).toBe(415)
+      expect(json.body.error.code).toBe("unsupported_media_type")
     }))
 
   it.effect("an id change keeps the old id for the Silicon for 10 days; 5 changes per 24 hours", () =>
@@ -142,14 +151,14 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicons in custody", (it)
       expect((yield* send("POST", `/v1/me/silicons/${uuid}/stk`, token, { stk: "zz" })).body.error.code).toBe("invalid_stk")
     }))
 
-  it.effect("webhooks: set with a new secret each time, removed once, private addresses refused", () =>
+  it.effect("webhooks: a new secret when set and when rotated, removed once, private addresses refused", () =>
     Effect.gen(function*() {
       const { token, uuid } = yield* custodianWithSilicon
       const set = yield* send("PUT", `/v1/me/silicons/${uuid}/webhook`, token, { url: "https://hooks.example.com/a" })
       expect(set.status).toBe(200)
       expect(set.headers.get("cache-control")).toBe("no-store")
       expect(set.body).toMatchObject({ webhook_url: "https://hooks.example.com/a", webhook_secret: expect.stringMatching(/^whsec_/) })
-      const reset = yield* send("PUT", `/v1/me/silicons/${uuid}/webhook`, token, { url: "https://hooks.example.com/b" })
+      const reset = yield* send("PUT", `/v1/me/silicons/${uuid}/webhook`, token, { url: "https://hooks.example.com/b", rotate_secret: true })
       expect(reset.body.webhook_secret).not.toBe(set.body.webhook_secret)
       expect((yield* send("GET", `/v1/me/silicons/${uuid}`, token)).body.webhook_url).toBe("https://hooks.example.com/b")
       const sql = yield* SqlClient.SqlClient

@@ -3,6 +3,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, type Scope } from "effect"
 import type { DatabaseError } from "./database-error.ts"
 import { type Migrations, runMigrations } from "./migrations.ts"
+import { Notifications, notificationsOf } from "./notifications.ts"
 import { inRealTime } from "./real-time.ts"
 
 type Connect = Effect.Effect<PgClient.PgClient, DatabaseError, Scope.Scope>
@@ -16,7 +17,7 @@ export const clientLayer = (
   connect: Connect,
   migrations: Migrations,
   connectToMigrate?: Connect
-): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, DatabaseError> =>
+): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications, DatabaseError> =>
   Layer.scopedContext(
     Effect.gen(function*() {
       const migrate = (client: PgClient.PgClient) =>
@@ -24,6 +25,10 @@ export const clientLayer = (
       if (connectToMigrate !== undefined) yield* Effect.scoped(Effect.flatMap(connectToMigrate, migrate))
       const client = yield* connect
       if (connectToMigrate === undefined) yield* migrate(client)
-      return Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+      const notifications = yield* notificationsOf(client)
+      return Context.make(PgClient.PgClient, client).pipe(
+        Context.add(SqlClient.SqlClient, client),
+        Context.add(Notifications, notifications)
+      )
     }).pipe(inRealTime)
   )

@@ -1,3 +1,4 @@
+import type { Notifications } from "./notifications.ts"
 import { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { type ConfigError, Duration, Effect, Layer, Option, type Redacted } from "effect"
@@ -39,7 +40,7 @@ const outageTimeouts: PoolTimeouts = { connect: Duration.seconds(2), query: Dura
  * The service's database, migrated, for as long as the layer lives. Closing it closes the
  * pool and, for the embedded database this process hosts, stops serving it and closes it cleanly.
  */
-export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, DatabaseError> =>
+export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications, DatabaseError> =>
   clientLayer(
     Option.match(options.url, {
       onNone: () =>
@@ -77,7 +78,7 @@ export const layerConfig = (options: {
   readonly prefix: string
   readonly service: string
   readonly migrations: Migrations
-}): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, DatabaseError | ConfigError.ConfigError> =>
+}): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications, DatabaseError | ConfigError.ConfigError> =>
   Layer.unwrapEffect(
     Effect.map(
       DatabaseConfig(options),

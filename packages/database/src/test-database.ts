@@ -1,3 +1,4 @@
+import type { Notifications } from "./notifications.ts"
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted, type Scope } from "effect"
@@ -33,7 +34,7 @@ export const provision: Effect.Effect<{ readonly url: string }, DatabaseError, S
  * An isolated, empty database with `migrations` applied, for the tests that build this layer
  * (each build gets its own). Against PGlite it has one connection, like the embedded mode.
  */
-export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient> =>
+export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications> =>
   clientLayer(
     Effect.gen(function*() {
       const { url } = yield* provision
@@ -50,7 +51,7 @@ export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient |
  */
 export const sharedByProcesses = (
   migrations: Migrations
-): Effect.Effect<Layer.Layer<SqlClient.SqlClient | PgClient.PgClient>, DatabaseError, Scope.Scope> =>
+): Effect.Effect<Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications>, DatabaseError, Scope.Scope> =>
   Effect.map(provision, ({ url }) =>
     clientLayer(
       Effect.flatMap(parseDatabaseUrl(Redacted.make(url)), (parsed) =>

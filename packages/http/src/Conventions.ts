@@ -98,9 +98,11 @@ const prepareBody = (
     }
     if (kind !== "Json") {
       const problems = kind === "UrlParams" ? formTextProblems(read.bytes.toString("utf8")) : {}
+      // Without a Content-Type the router reads the body as JSON: an empty form is then no parameters.
+      const json = kind === "UrlParams" && empty ? {} : undefined
       return Object.keys(problems).length > 0
         ? invalidText(problems)
-        : { _tag: "Ready", request: withBufferedBody(request, read.bytes, undefined), json: undefined }
+        : { _tag: "Ready", request: withBufferedBody(request, read.bytes, json), json }
     }
     // An empty JSON body counts as an empty object.
     const bytes = empty ? Buffer.from("{}") : read.bytes
@@ -142,20 +144,11 @@ const invalidText = (fields: Record<string, string>): Prepared => ({
   error: new ValidationFailed({ message: "The request body has invalid values.", details: { fields } })
 })
 
-/** Refusals of the body's content answer in the route's own error format when it has one; size and media type do not. */
-const answerRefusal = (route: Route, error: ApiErrorInstance): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-  Option.match(route.errorFormat, {
-    onNone: () => Effect.succeed(respondWithError(error)),
-    onSome: (format) =>
-      error instanceof PayloadTooLarge || error instanceof UnsupportedMediaType
-        ? Effect.succeed(respondWithError(error))
-        : format.refuseBody(error)
-  })
-
 /**
  * The shared HTTP conventions, applied once around a whole HttpApi app:
  * request ids, dated versions, body limits and media types, and one error
- * envelope for every failure including the framework's own.
+ * envelope for every failure including the framework's own (or, on a route
+ * that declares its own ErrorFormat, that format for every failure).
  */
 export const conventions = (options: ConventionsOptions) => {
   const table = makeRouteTable(options.api, options.extraRoutes)
@@ -194,9 +187,11 @@ export const conventions = (options: ConventionsOptions) => {
             onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(json))
           })
         const failed = { request, path, route, table, requestId, bodyDecodes, unavailable }
-        const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed))
+        const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed, "app"))
         const wrapped = around === undefined ? handled : around(request, handled)
-        const answered = wrapped === handled ? handled : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed))
+        const answered = wrapped === handled
+          ? handled
+          : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed, "conventions"))
         return Effect.flatMap(
           request === original ? answered : Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request),
           finish
@@ -207,16 +202,16 @@ export const conventions = (options: ConventionsOptions) => {
         const version = selectVersion(versioning, original.headers[versionHeader])
         headers[versioning.header] = typeof version === "string" ? version : versioning.current
         headers["vary"] = versioning.header
-        if (typeof version !== "string") return finish(respondWithError(version))
+        if (typeof version !== "string") return finish(respondWithError(version, table.errorFormatAt(path)))
       }
       if (route === undefined) return run(original, undefined)
       const refusal = parameterRefusal(route, path, original.url)
-      if (refusal !== undefined) return finish(respondWithError(refusal))
+      if (refusal !== undefined) return finish(respondWithError(refusal, route.errorFormat))
       if (route.bodyTypes.size === 0) return run(original, undefined)
       return Effect.flatMap(prepareBody(original, route), (prepared) => {
         if (prepared._tag === "Ready") return run(prepared.request, prepared.json)
         if (prepared.closeConnection) headers["connection"] = "close"
-        return Effect.flatMap(answerRefusal(route, prepared.error), finish)
+        return finish(respondWithError(prepared.error, route.errorFormat))
       })
     })
 }

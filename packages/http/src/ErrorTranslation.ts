@@ -16,16 +16,27 @@ import {
   ServiceUnavailable,
   ValidationFailed
 } from "./errors.ts"
+import type { ErrorFormat } from "./ErrorFormat.ts"
 import type { Route, RouteTable } from "./RouteTable.ts"
 
-/** The one translator from an error to the response a client sees. */
-export const respondWithError = (error: ApiErrorInstance): HttpServerResponse.HttpServerResponse => {
+/**
+ * The one translator from an error to the response a client sees: the envelope, or the body of
+ * the route's own error format (with the same headers, plus the format's).
+ */
+export const respondWithError = (
+  error: ApiErrorInstance,
+  format: Option.Option<ErrorFormat> = Option.none()
+): HttpServerResponse.HttpServerResponse => {
   const headers: Record<string, string> = {}
   if (error.status === 401) headers["cache-control"] = "no-store"
   const details = error.details as { retry_after_seconds?: unknown; allow?: unknown } | undefined
   if (typeof details?.retry_after_seconds === "number") headers["retry-after"] = String(details.retry_after_seconds)
   if (error instanceof MethodNotAllowed && Array.isArray(details?.allow)) headers["allow"] = details.allow.join(", ")
-  return HttpServerResponse.unsafeJson(errorBody(error), { status: error.status, headers })
+  if (Option.isNone(format)) return HttpServerResponse.unsafeJson(errorBody(error), { status: error.status, headers })
+  return HttpServerResponse.unsafeJson(format.value.body(error), {
+    status: format.value.status?.(error) ?? error.status,
+    headers: { ...headers, ...format.value.headers }
+  })
 }
 
 const fieldsOf = (issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>) => {
@@ -117,36 +128,43 @@ export interface FailureContext {
   readonly unavailable: (defect: unknown) => boolean
 }
 
+/** The error format of the request's route, or of its path when the method is wrong (a 405 answers in it too). */
+const formatOf = (context: FailureContext): Option.Option<ErrorFormat> =>
+  context.route === undefined ? context.table.errorFormatAt(context.path) : context.route.errorFormat
+
 /** What a client waits before retrying during an outage. */
 const OUTAGE_RETRY_AFTER_SECONDS = 2
 
-const outageResponse = (context: FailureContext): HttpServerResponse.HttpServerResponse =>
-  Option.match(context.route?.errorFormat ?? Option.none(), {
-    onSome: (format) => format.unavailable(OUTAGE_RETRY_AFTER_SECONDS),
-    onNone: () => {
-      const response = respondWithError(
-        new ServiceUnavailable({
-          message: "A service we depend on is unavailable for a moment. Retry with the same Idempotency-Key.",
-          details: { request_id: context.requestId }
-        })
-      )
-      return HttpServerResponse.setHeader(response, "retry-after", String(OUTAGE_RETRY_AFTER_SECONDS))
-    }
-  })
+const outageResponse = (context: FailureContext): HttpServerResponse.HttpServerResponse => {
+  const response = respondWithError(
+    new ServiceUnavailable({
+      message: "A service we depend on is unavailable for a moment. Retry with the same Idempotency-Key.",
+      details: { request_id: context.requestId }
+    }),
+    formatOf(context)
+  )
+  return HttpServerResponse.setHeader(response, "retry-after", String(OUTAGE_RETRY_AFTER_SECONDS))
+}
 
 /** Turns whatever the app failed with into the envelope; defects are logged with their cause and never shown. */
 export const translateFailure = (
   cause: Cause.Cause<unknown>,
-  context: FailureContext
+  context: FailureContext,
+  /** "app": the route's handler or middleware, whose declared errors answer as declared, even on a route with its own format. */
+  source: "app" | "conventions"
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const failure = Cause.failureOption(cause)
+  const format = formatOf(context)
   if (Option.isSome(failure)) {
     const error = failure.value
-    if (isApiError(error)) return Effect.succeed(respondWithError(withRequestId(error, context.requestId)))
+    if (isApiError(error)) {
+      return Effect.succeed(respondWithError(withRequestId(error, context.requestId), source === "app" ? Option.none() : format))
+    }
     if (error instanceof HttpApiError.HttpApiDecodeError) {
-      return Effect.succeed(
-        respondWithError(classifyDecodeError(error, context.route, context.request, context.path, context.bodyDecodes))
-      )
+      return Effect.succeed(respondWithError(
+        classifyDecodeError(error, context.route, context.request, context.path, context.bodyDecodes),
+        format
+      ))
     }
     if (error instanceof HttpServerError.RouteNotFound) {
       const allow = context.table.allowedMethods(context.path)
@@ -156,7 +174,8 @@ export const translateFailure = (
             message: `${context.request.method} is not allowed on ${context.path}.`,
             details: { allow }
           })
-          : new RouteNotFound({ message: `No route for ${context.request.method} ${context.path}.` })
+          : new RouteNotFound({ message: `No route for ${context.request.method} ${context.path}.` }),
+        format
       ))
     }
     // Errors with their own wire format (the OAuth endpoints' RFC 6749 bodies) answer for themselves.
@@ -176,7 +195,8 @@ export const translateFailure = (
       new InternalError({
         message: "Something went wrong on our side. Retry with the same Idempotency-Key.",
         details: { request_id: context.requestId }
-      })
+      }),
+      format
     ))
   )
 }

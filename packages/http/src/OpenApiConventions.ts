@@ -1,6 +1,7 @@
 import { type HttpApi, type HttpApiGroup, OpenApi } from "@effect/platform"
 import { type ApiVersioning, isVersioned } from "./ApiVersion.ts"
 import { errorResponse } from "./ErrorResponse.ts"
+import { makeRouteTable } from "./RouteTable.ts"
 import {
   InternalError,
   InvalidContentType,
@@ -14,6 +15,7 @@ import {
 } from "./errors.ts"
 
 const BODY_ERRORS = ["ValidationFailed", "InvalidJson", "InvalidContentType", "UnsupportedMediaType", "PayloadTooLarge"]
+const CONVENTION_ERRORS = [...BODY_ERRORS, "InvalidPath", "InvalidQuery", "UnsupportedVersion", "InternalError"]
 const FRAMEWORK_DECODE_ERROR = "HttpApiDecodeError"
 
 /**
@@ -35,7 +37,16 @@ export const withConventionErrors = <Id extends string, Groups extends HttpApiGr
     .addError(errorResponse(InvalidQuery))
     .addError(errorResponse(UnsupportedVersion))
     .addError(errorResponse(InternalError))
-    .annotate(OpenApi.Transform, (spec) => documentConventions(spec, versioning))
+    .annotate(OpenApi.Transform, (spec) => documentConventions(spec, versioning, ownErrorFormat(api)))
+
+/** Whether an operation's route answers in its own error format, where no envelope of the conventions is sent. */
+const ownErrorFormat = (api: HttpApi.HttpApi.Any) => {
+  const table = makeRouteTable(api)
+  return (method: string, path: string) => {
+    const route = table.match(method.toUpperCase(), path.replace(/\{([^}]+)\}/g, ":$1"))
+    return route !== undefined && route.errorFormat._tag === "Some"
+  }
+}
 
 type Json = Record<string, unknown>
 
@@ -60,11 +71,16 @@ const pruneResponse = (response: Json, drop: (name: string) => boolean): Json | 
 }
 
 /** Keeps on each operation only the request-format errors it can answer with. */
-export const documentConventions = (spec: Json, versioning: ApiVersioning): Json => {
+export const documentConventions = (
+  spec: Json,
+  versioning: ApiVersioning,
+  hasOwnErrorFormat: (method: string, path: string) => boolean = () => false
+): Json => {
   const paths = spec["paths"] as Record<string, Record<string, Json>>
   for (const [path, operations] of Object.entries(paths)) {
     const versioned = isVersioned(versioning, path)
-    for (const operation of Object.values(operations)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const ownFormat = hasOwnErrorFormat(method, path)
       const parameters = (operation["parameters"] ?? []) as Array<{ in: string }>
       if (versioned) {
         operation["parameters"] = [...parameters, {
@@ -80,6 +96,7 @@ export const documentConventions = (spec: Json, versioning: ApiVersioning): Json
       const hasQuery = parameters.some((parameter) => parameter.in === "query")
       const drop = (name: string) =>
         name === FRAMEWORK_DECODE_ERROR ||
+        (ownFormat && CONVENTION_ERRORS.includes(name)) ||
         (!hasBody && BODY_ERRORS.includes(name)) ||
         (!hasPath && name === "InvalidPath") ||
         (!hasQuery && name === "InvalidQuery") ||

@@ -36,6 +36,8 @@ interface PatternEntry {
 export interface RouteTable {
   readonly match: (method: string, path: string) => Route | undefined
   readonly allowedMethods: (path: string) => ReadonlyArray<string>
+  /** The error format of a route on this path, whatever its method: a wrong method answers in it too. */
+  readonly errorFormatAt: (path: string) => Option.Option<ErrorFormat>
 }
 
 const patternOf = (path: string): RegExp | undefined => {
@@ -123,6 +125,12 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       const methods = [...routes.keys()]
       if (methods.includes("GET") && !methods.includes("HEAD")) methods.push("HEAD")
       return methods
+    },
+    errorFormatAt: (path) => {
+      for (const route of routesFor(path)?.values() ?? []) {
+        if (Option.isSome(route.errorFormat)) return route.errorFormat
+      }
+      return Option.none()
     }
   }
 }

@@ -15,12 +15,23 @@ import {
   strict
 } from "../src/index.ts"
 import { ApiError } from "../src/ApiError.ts"
+import { type ErrorFormat, ErrorFormatId } from "../src/ErrorFormat.ts"
 
 export class WidgetMissing extends ApiError<WidgetMissing>()("WidgetMissing", {
   code: "widget_missing",
   status: 404,
   details: Schema.Struct({ widget_id: Schema.String })
 }) {}
+
+/** A route's own error format, as the OAuth endpoints declare theirs: `{problem, status}` and no-store. */
+const problemFormat: ErrorFormat = {
+  body: (error) => ({ problem: error.code, status: error.status }),
+  headers: { "cache-control": "no-store" }
+}
+const ProblemBody = Schema.Struct({ fail: Schema.optional(Schema.String) }).annotations({ [ErrorFormatId]: problemFormat })
+
+/** A defect the test server counts as a dependency out of reach (the database, in a service). */
+export class TestOutage extends Error {}
 
 const Widget = Schema.Struct({ name: Schema.String.pipe(Schema.minLength(1)), size: Schema.Int })
 
@@ -57,6 +68,12 @@ export class TestApi extends HttpApi.make("test").add(
     )
     .add(HttpApiEndpoint.get("document", "/v1/document").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
     .add(HttpApiEndpoint.get("ping", "/v1/ping").addSuccess(Schema.Struct({ calls: Schema.Number })))
+    .add(
+      HttpApiEndpoint.post("problem", "/v1/problems")
+        .setPayload(ProblemBody)
+        .addSuccess(Schema.Struct({ ok: Schema.Boolean }))
+        .annotate(MaxBodyBytes, 1024)
+    )
 )
 {}
 
@@ -96,6 +113,12 @@ const WidgetsLive = HttpApiBuilder.group(TestApi, "widgets", (handlers) =>
           return { ok: true }
         }))
       .handle("document", () => Effect.as(publicDocument(300), { ok: true }))
+      .handle("problem", ({ payload }) =>
+        payload.fail === "outage"
+          ? Effect.die(new TestOutage("database unreachable"))
+          : payload.fail === "defect"
+          ? Effect.die(new Error("secret internal detail"))
+          : Effect.succeed({ ok: true }))
   }))
 
 export const HandlerCallsLive = Layer.effect(HandlerCalls, Ref.make(0))
@@ -103,7 +126,11 @@ export const HandlerCallsLive = Layer.effect(HandlerCalls, Ref.make(0))
 /** The test API served over real HTTP on a random port, with the shared conventions. */
 export const TestServerLive = HttpApiBuilder.serve().pipe(
   HttpMiddleware.withTracerDisabledWhen(() => true),
-  Layer.provide(HttpApiBuilder.middleware(conventions({ api: TestApi, versioning: testVersioning }))),
+  Layer.provide(HttpApiBuilder.middleware(conventions({
+    api: TestApi,
+    versioning: testVersioning,
+    unavailable: (defect) => defect instanceof TestOutage
+  }))),
   Layer.provide(HttpApiBuilder.api(TestApi).pipe(Layer.provide(WidgetsLive))),
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
   Layer.provideMerge(HandlerCallsLive)

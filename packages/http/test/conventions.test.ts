@@ -301,4 +301,62 @@ layer(TestServerLive)("shared HTTP conventions over real HTTP", (it) => {
         expect(undeclared.body.error.details.parameter).toBe("other")
       }))
   })
+
+  describe("a route with its own error format answers every failure in it", () => {
+    const problem = (status: number, code: string) => ({ problem: code, status })
+    const post = (body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
+      call("/v1/problems", { method: "POST", headers, body })
+
+    it.effect("refused bodies, query and version keep their status and take the route's body and headers", () =>
+      Effect.gen(function*() {
+        const calls = yield* HandlerCalls
+        const before = yield* Ref.get(calls)
+        const cases: ReadonlyArray<readonly [string, ReturnType<typeof call>, number, string]> = [
+          ["malformed JSON", post("{nope"), 400, "invalid_json"],
+          ["too deep", post("[".repeat(100) + "]".repeat(100)), 400, "invalid_json"],
+          ["NUL in a value", post(`{"fail":"a\\u0000"}`), 422, "validation_failed"],
+          ["a wrong media type", post("fail=x", { "content-type": "text/plain" }), 415, "unsupported_media_type"],
+          ["no Content-Type", call("/v1/problems", { method: "POST", body: new Blob(["{}"]) }), 400, "invalid_content_type"],
+          ["too large", post(JSON.stringify({ fail: "x".repeat(2000) })), 413, "payload_too_large"],
+          ["a control character in the query", call("/v1/problems?x=%00", json({})), 400, "invalid_query"],
+          ["an unserved version", post("{}", { "content-type": "application/json", "test-version": "2020-01-01" }), 400, "unsupported_version"],
+          ["a schema failure", post(`{"fail":5}`), 422, "validation_failed"]
+        ]
+        for (const [name, request, status, code] of cases) {
+          const res = yield* request
+          expect(res.status, name).toBe(status)
+          expect(res.body, name).toEqual(problem(status, code))
+          expect(res.headers.get("cache-control"), name).toBe("no-store")
+        }
+        expect(yield* Ref.get(calls)).toBe(before)
+      }))
+
+    it.effect("a wrong method is 405 in the format, with Allow", () =>
+      Effect.gen(function*() {
+        const res = yield* call("/v1/problems")
+        expect(res.status).toBe(405)
+        expect(res.headers.get("allow")).toBe("POST")
+        expect(res.body).toEqual(problem(405, "method_not_allowed"))
+        expect(res.headers.get("cache-control")).toBe("no-store")
+      }))
+
+    it.effect("an outage is 503 with Retry-After and a defect 500, both in the format and with nothing internal", () =>
+      Effect.gen(function*() {
+        const outage = yield* post(`{"fail":"outage"}`)
+        expect(outage.status).toBe(503)
+        expect(outage.headers.get("retry-after")).toMatch(/^\d+$/)
+        expect(outage.body).toEqual(problem(503, "service_unavailable"))
+        const defect = yield* post(`{"fail":"defect"}`)
+        expect(defect.status).toBe(500)
+        expect(defect.body).toEqual(problem(500, "internal_error"))
+        expect((yield* post("{}")).body).toEqual({ ok: true })
+      }))
+
+    it.effect("other routes keep the envelope for the same failures", () =>
+      Effect.gen(function*() {
+        const res = yield* call("/v1/widgets", { method: "POST", headers: { "content-type": "text/plain" }, body: "x" })
+        expect(res.status).toBe(415)
+        expect(res.body.error.code).toBe("unsupported_media_type")
+      }))
+  })
 })

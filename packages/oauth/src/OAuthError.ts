@@ -17,6 +17,9 @@ export const OAuthErrorCode = Schema.Literal(
 )
 export type OAuthErrorCode = typeof OAuthErrorCode.Type
 
+/** Every OAuth error answer is never cached (RFC 6749 §5.1). */
+export const NO_STORE_HEADERS: Readonly<Record<string, string>> = { "cache-control": "no-store", pragma: "no-cache" }
+
 /**
  * The OAuth endpoints' own error body, `{error, error_description}` (RFC 6749
  * §5.2), never cached; `invalid_client` is 401, every other code 400.
@@ -33,7 +36,7 @@ export class OAuthError extends Schema.TaggedError<OAuthError>()("OAuthError", {
     return Effect.succeed(
       HttpServerResponse.unsafeJson(
         { error: this.error, error_description: this.error_description },
-        { status: this.status, headers: { "cache-control": "no-store", pragma: "no-cache" } }
+        { status: this.status, headers: NO_STORE_HEADERS }
       )
     )
   }
@@ -57,19 +60,3 @@ export const OAuthErrorResponses = [oauthErrorSchema(400), oauthErrorSchema(401)
 
 export const oauthError = (error: OAuthErrorCode, description: string) =>
   new OAuthError({ error, error_description: description })
-
-/**
- * An OAuth endpoint's answer while the database is unavailable (RFC 6749 §5.2 lets a server
- * add codes; `temporarily_unavailable` is the one §4.1.2.1 names for this): 503, Retry-After.
- */
-export const oauthOutageResponse = (retryAfterSeconds: number) =>
-  HttpServerResponse.unsafeJson(
-    {
-      error: "temporarily_unavailable",
-      error_description: "The server is unavailable for a moment; retry with the same Idempotency-Key."
-    },
-    {
-      status: 503,
-      headers: { "cache-control": "no-store", pragma: "no-cache", "retry-after": String(retryAfterSeconds) }
-    }
-  )

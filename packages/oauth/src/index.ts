@@ -7,7 +7,7 @@ export {
   type SecretMethod
 } from "./clientAuthentication.ts"
 export { AUTHORIZATION_CODE, DEVICE_CODE, JWT_BEARER, REFRESH_TOKEN, TOKEN_EXCHANGE } from "./grantTypes.ts"
-export { oauthBody } from "./oauthBody.ts"
+export { oauthBody, oauthParameter, oauthRequest } from "./oauthBody.ts"
 export * from "./OAuthError.ts"
 export { oauthParameters, required } from "./oauthParameters.ts"
 export { codeChallengeOf, isCodeChallenge, isCodeVerifier, pkceHolds, type PkceMethod } from "./pkce.ts"

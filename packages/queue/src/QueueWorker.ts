@@ -1,11 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Layer, Option, type Schedule } from "effect"
+import { isPostponed, type Postponed } from "./Postponed.ts"
 import { randomUUID } from "node:crypto"
 import { type ClaimedJob, makeQueueRows } from "./queueRows.ts"
 import type { QueueTable } from "./QueueTable.ts"
 import { sleepInRealTime, timeoutInRealTime } from "./realTime.ts"
 import { delayBeforeRetry } from "./retrySchedule.ts"
+import { makeWakeableWait, wakeChannel } from "./wakeups.ts"
 
 /** One attempt at a job: its id, which attempt this is (1 for the first) and its payload. */
 export interface Job<A> {
@@ -14,15 +16,33 @@ export interface Job<A> {
   readonly payload: A
 }
 
-export interface QueueWorkerOptions<A, E, R> {
-  /** Does one attempt at a job. A failure is retried after the schedule's wait; once the schedule ends, the job is given up. */
-  readonly handle: (job: Job<A>) => Effect.Effect<void, E, R>
+/**
+ * When a failed job is tried again: either a `Schedule` stepped once per failed attempt (see
+ * `delayBeforeRetry`), or `retryAt`, which reads the job itself (e.g. a window measured from the
+ * time of the event the job reports) and answers the next attempt's time, or none to give up.
+ */
+export type RetryPolicy<A> =
+  | { readonly retrySchedule: Schedule.Schedule<unknown>; readonly retryAt?: undefined }
+  | {
+    readonly retryAt: (job: Job<A>, failedAt: Date) => Option.Option<Date>
+    readonly retrySchedule?: undefined
+  }
+
+export type QueueWorkerOptions<A, E, R> = QueueWorkerSettings<A, E, R> & RetryPolicy<A>
+
+export interface QueueWorkerSettings<A, E, R> {
+  /**
+   * Does one attempt at a job. A failure is retried per the retry policy; once it ends, the job is
+   * given up. Answering `postpone(until, reason)` keeps the job pending until then without counting
+   * an attempt (the job cannot be done yet, e.g. its recipient is paused).
+   */
+  readonly handle: (job: Job<A>) => Effect.Effect<void | Postponed, E, R>
   /** A failure as logged and stored in `last_error`: what went wrong, never a secret of the job. */
   readonly describeFailure: (error: E) => string
+  /** Failures that no retry can mend (e.g. the recipient is gone): the job is given up at once. */
+  readonly isPermanent?: ((error: E) => boolean) | undefined
   /** What does the jobs, for the log and `last_error` of an unexpected failure, e.g. `the message transport`. */
   readonly handlerName: string
-  /** The waits between attempts, and when to give up (see `delayBeforeRetry`). */
-  readonly retrySchedule: Schedule.Schedule<unknown>
   /** A claim lasts this long (default 60 s): a crashed worker's jobs are taken over once it expires. */
   readonly lease?: Duration.DurationInput | undefined
   /**
@@ -57,6 +77,12 @@ const PAUSE_AFTER_FAILED_PASS = Duration.seconds(1)
 
 /** Why an attempt failed, besides a defect: the handler's typed failure, or no answer within the attempt timeout. */
 type AttemptFailure<E> = { readonly _tag: "Failed"; readonly error: E } | { readonly _tag: "TimedOut" }
+
+const isPermanentFailure = <E>(cause: Cause.Cause<AttemptFailure<E>>, isPermanent: ((error: E) => boolean) | undefined) =>
+  Option.match(Cause.failureOption(cause), {
+    onNone: () => false,
+    onSome: (failure) => failure._tag === "Failed" && isPermanent !== undefined && isPermanent(failure.error)
+  })
 
 /**
  * A worker for `queue`, from any number of processes on one database: each pass claims the
@@ -101,15 +127,19 @@ export const makeQueueWorker = <A, I extends Readonly<Record<string, unknown>>, 
       Effect.gen(function*() {
         const error = yield* failureReason(cause)
         const annotations = { queue: queue.table, job_id: job.id, attempt: job.attempt, error, ...options.annotate?.(job) }
-        const delay = yield* delayBeforeRetry(options.retrySchedule, job.attempt)
-        if (Option.isNone(delay)) {
+        const now = yield* Clock.currentTimeMillis
+        const next = isPermanentFailure(cause, options.isPermanent)
+          ? Option.none<Date>()
+          : options.retryAt !== undefined
+          ? options.retryAt(job, new Date(now))
+          : Option.map(yield* delayBeforeRetry(options.retrySchedule, job.attempt), (delay) =>
+            new Date(now + Duration.toMillis(delay)))
+        if (Option.isNone(next)) {
           yield* rows.markGaveUp({ id: job.id, token, error })
           yield* Effect.logWarning("gave up a queued job").pipe(Effect.annotateLogs(annotations))
           return
         }
-        const now = yield* Clock.currentTimeMillis
-        const nextAttemptAt = new Date(now + Duration.toMillis(delay.value))
-        yield* rows.scheduleRetry({ id: job.id, token, nextAttemptAt, error })
+        yield* rows.scheduleRetry({ id: job.id, token, nextAttemptAt: next.value, error })
         yield* Effect.logWarning("a queued job failed; it will be retried").pipe(Effect.annotateLogs(annotations))
       })
 
@@ -117,8 +147,10 @@ export const makeQueueWorker = <A, I extends Readonly<Record<string, unknown>>, 
      * Uninterruptible once started, so that shutting down finishes and records the attempts
      * under way. The handler runs in a fiber of its own that only its timeout interrupts, so
      * stopping the worker waits for it (at most the attempt timeout) instead of cutting it short.
+     * A failure or a postponement is recorded here; a success is answered `true`, and the pass
+     * records its successes together.
      */
-    const attempt = (claimed: ClaimedJob<A>, token: string): Effect.Effect<void, SqlError> =>
+    const attempt = (claimed: ClaimedJob<A>, token: string): Effect.Effect<boolean, SqlError> =>
       Effect.uninterruptible(Effect.gen(function*() {
         const job: Job<A> = { id: claimed.id, attempt: claimed.attempts + 1, payload: claimed.payload }
         const outcome = yield* options.handle(job).pipe(
@@ -128,11 +160,13 @@ export const makeQueueWorker = <A, I extends Readonly<Record<string, unknown>>, 
           Effect.forkDaemon,
           Effect.flatMap(Fiber.await)
         )
-        if (Exit.isSuccess(outcome)) {
-          yield* rows.markDone({ id: job.id, token, now: new Date(yield* Clock.currentTimeMillis) })
-        } else {
-          yield* recordFailure(job, token, outcome.cause)
+        if (Exit.isSuccess(outcome) && isPostponed(outcome.value)) {
+          yield* rows.postpone({ id: job.id, token, until: outcome.value.until, reason: outcome.value.reason })
+          return false
         }
+        if (Exit.isSuccess(outcome)) return true
+        yield* recordFailure(job, token, outcome.cause)
+        return false
       }))
 
     const runDue: Effect.Effect<number, SqlError> = Effect.gen(function*() {
@@ -144,21 +178,33 @@ export const makeQueueWorker = <A, I extends Readonly<Record<string, unknown>>, 
         token,
         limit: batchSize
       })
-      yield* Effect.forEach(claimed, (job) => attempt(job, token), { concurrency: batchSize, discard: true })
+      // The pass records its successes in one statement, and a shutdown waits for it; a crash before it leaves
+      // them claimed, and they run again once the lease ends (at least once, as after a crash mid-attempt).
+      yield* Effect.uninterruptible(Effect.gen(function*() {
+        const succeeded = yield* Effect.forEach(claimed, (job) => attempt(job, token), { concurrency: batchSize })
+        yield* rows.markDone({
+          ids: claimed.filter((_, index) => succeeded[index]).map((job) => job.id),
+          token,
+          now: new Date(yield* Clock.currentTimeMillis)
+        })
+      }))
       return claimed.length
     })
 
-    const runForever: Effect.Effect<never> = Effect.forever(
-      runDue.pipe(
-        Effect.flatMap((ran) => ran < batchSize ? sleepInRealTime(pollInterval) : Effect.void),
-        Effect.catchAllCause((cause) =>
-          Effect.zipRight(
-            Effect.logError(`a pass over the queue ${queue.table} failed`, cause),
-            sleepInRealTime(Duration.max(pollInterval, PAUSE_AFTER_FAILED_PASS))
+    const runForever: Effect.Effect<never> = Effect.scoped(Effect.gen(function*() {
+      const waitForWork = yield* makeWakeableWait(wakeChannel(queue), pollInterval)
+      return yield* Effect.forever(
+        runDue.pipe(
+          Effect.flatMap((ran) => ran < batchSize ? waitForWork : Effect.void),
+          Effect.catchAllCause((cause) =>
+            Effect.zipRight(
+              Effect.logError(`a pass over the queue ${queue.table} failed`, cause),
+              sleepInRealTime(Duration.max(pollInterval, PAUSE_AFTER_FAILED_PASS))
+            )
           )
         )
       )
-    )
+    }))
 
     return { runDue, runForever }
   })

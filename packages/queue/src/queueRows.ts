@@ -69,12 +69,17 @@ export const makeQueueRows = <A, I extends Readonly<Record<string, unknown>>>(
       )
     )
 
-  const markDone = (row: ClaimRef & { readonly now: Date }): Effect.Effect<void, SqlError> =>
-    Effect.asVoid(sql`
+  /** Records the jobs of one claim that succeeded, in one statement. */
+  const markDone = (done: {
+    readonly ids: ReadonlyArray<string>
+    readonly token: string
+    readonly now: Date
+  }): Effect.Effect<void, SqlError> =>
+    done.ids.length === 0 ? Effect.void : Effect.asVoid(sql`
       UPDATE ${table} SET
-        status = ${queue.doneStatus}, attempts = attempts + 1, ${doneAt} = ${row.now},
+        status = ${queue.doneStatus}, attempts = attempts + 1, ${doneAt} = ${done.now},
         next_attempt_at = NULL, claimed_until = NULL, claim_token = NULL, last_error = NULL${erase}
-      WHERE id = ${row.id} AND claim_token = ${row.token}
+      WHERE id IN ${sql.in(done.ids)} AND claim_token = ${done.token}
     `)
 
   const scheduleRetry = (
@@ -95,5 +100,12 @@ export const makeQueueRows = <A, I extends Readonly<Record<string, unknown>>>(
       WHERE id = ${row.id} AND claim_token = ${row.token}
     `)
 
-  return { claimDue, markDone, scheduleRetry, markGaveUp } as const
+  /** Not attempted after all: due again at `until`, its attempts unchanged. */
+  const postpone = (row: ClaimRef & { readonly until: Date; readonly reason: string }): Effect.Effect<void, SqlError> =>
+    Effect.asVoid(sql`
+      UPDATE ${table} SET next_attempt_at = ${row.until}, last_error = ${row.reason}, claimed_until = NULL, claim_token = NULL
+      WHERE id = ${row.id} AND claim_token = ${row.token}
+    `)
+
+  return { claimDue, markDone, scheduleRetry, markGaveUp, postpone } as const
 }

@@ -89,6 +89,13 @@ export class IdsRepo extends Effect.Service<IdsRepo>()("accounts/IdsRepo", {
           reserved_until = EXCLUDED.reserved_until, created_at = EXCLUDED.created_at
       `)
 
-    return { refuseTakenId, reservedUntil, idAvailability, releaseReservation, reserve } as const
+    /** Retention: reservations 1 day after they end (spec 1, Retention). */
+    const sweep = (before: Date): Effect.Effect<number> =>
+      sql`DELETE FROM account_id_reservations WHERE reserved_until < ${before} RETURNING 1`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.length)
+      )
+
+    return { refuseTakenId, reservedUntil, idAvailability, releaseReservation, reserve, sweep } as const
   })
 }) {}

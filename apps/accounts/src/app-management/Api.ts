@@ -4,7 +4,7 @@ import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
 import { AppOrAuthor } from "./AppOrAuthor.ts"
-import { AppRecord, AppStatus, OwnedApp } from "../apps/AppRecord.ts"
+import { AppRecord, AppStatus, IdTokenSigningAlg, OwnedApp } from "../apps/AppRecord.ts"
 import { AppDisabled, AppSourceConflict, ConfigVersionConflict, UnknownApp } from "../apps/errors.ts"
 import { InternalAuth } from "./InternalAuth.ts"
 import { PublicSigninView, SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "../apps/signinConfig/index.ts"
@@ -90,7 +90,10 @@ export const RegistryApp = strict(Schema.Struct({
     Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)).annotations({
       description: "SHA-256 (lowercase hex) of the app secret the registry issued; absent keeps the current one"
     })
-  )
+  ),
+  id_token_signed_response_alg: Schema.optional(IdTokenSigningAlg.annotations({
+    description: "How the app's id tokens are signed: EdDSA or RS256 (for relying parties without EdDSA); absent keeps the current one, EdDSA for a new app"
+  }))
 })).annotations({ identifier: "RegistryApp" })
 
 export const RegistrySync = Schema.Struct({ app: AppRecord, created: Schema.Boolean }).annotations({ identifier: "RegistrySync" })
@@ -105,7 +108,7 @@ export class InternalAppsApi extends HttpApiGroup.make("internalApps")
       .annotate(MaxBodyBytes, 5 * 1024 * 1024)
       .annotate(
         OpenApi.Description,
-        "Registry only (bearer internal token): creates or updates a registry app — details, owner and co-authors, status, secret digest. Its sign-in setup is managed here by its authors and is left as it is."
+        "Registry only (bearer internal token): creates or updates a registry app — details, owner and co-authors, status, secret digest, id token signing alg. Its sign-in setup is managed here by its authors and is left as it is."
       )
   )
   .middleware(InternalAuth)

@@ -37,7 +37,8 @@ export const registryAppWrite = (appId: string, body: typeof RegistryApp.Type) =
       coauthorUuids: body.coauthor_uuids ?? [],
       status: body.status,
       source: "registry_app",
-      secretHash: body.app_secret_sha256 ?? null
+      secretHash: body.app_secret_sha256 ?? null,
+      idTokenSignedResponseAlg: body.id_token_signed_response_alg ?? null
     }
     return write
   })

@@ -6,6 +6,11 @@ export const AppSource = Schema.Literal("registry_app", "fake", "first_party")
 export type AppSource = typeof AppSource.Type
 export const AppStatus = Schema.Literal("active", "disabled")
 export type AppStatus = typeof AppStatus.Type
+/** How the app's id tokens are signed (OpenID Connect Registration §2): EdDSA by default, RS256 for relying parties without EdDSA. */
+export const IdTokenSigningAlg = Schema.Literal("EdDSA", "RS256").annotations({
+  description: "id_token_signed_response_alg: EdDSA (default) or RS256"
+})
+export type IdTokenSigningAlg = typeof IdTokenSigningAlg.Type
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
 
@@ -22,6 +27,7 @@ export const AppRow = Schema.Struct({
   source: AppSource,
   signin_config: SigninConfig,
   config_version: Schema.Number,
+  id_token_signed_response_alg: IdTokenSigningAlg,
   webhook_url: Schema.NullOr(Schema.String),
   webhook_secret_set: Schema.Boolean,
   created_at: Schema.DateFromSelf,
@@ -53,6 +59,7 @@ export const AppRecord = Schema.Struct({
   updated_at: Timestamp,
   signin_config: SigninConfig,
   config_version: Schema.Int,
+  id_token_signed_response_alg: IdTokenSigningAlg,
   webhook: Schema.Struct({ url: Schema.NullOr(Schema.String), secret_set: Schema.Boolean }),
   stats: Schema.Struct({
     users: Schema.Int.annotations({ description: "Live members: active or imported, account not deleted" }),
@@ -76,6 +83,7 @@ export const appRecord = (row: AppStatsRow): AppRecord => ({
   updated_at: row.updated_at.toISOString(),
   signin_config: row.signin_config,
   config_version: row.config_version,
+  id_token_signed_response_alg: row.id_token_signed_response_alg,
   webhook: { url: row.webhook_url, secret_set: row.webhook_secret_set },
   stats: { users: row.users, active_last_30d: row.active_last_30d, imported_unclaimed: row.imported_unclaimed }
 })

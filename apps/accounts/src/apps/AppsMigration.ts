@@ -83,3 +83,16 @@ export const AppsMigration = Effect.gen(function*() {
     `
   }
 })
+
+/**
+ * `id_token_signed_response_alg` (OpenID Connect Dynamic Client Registration §2): how the app's
+ * id tokens are signed, EdDSA (the Ed25519 key) or RS256 (the RSA key) for relying parties
+ * without EdDSA. Existing apps keep EdDSA.
+ */
+export const AppsIdTokenAlgMigration = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    ALTER TABLE apps ADD COLUMN id_token_signed_response_alg text NOT NULL DEFAULT 'EdDSA'
+      CHECK (id_token_signed_response_alg IN ('EdDSA', 'RS256'))
+  `
+})

@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Option, Schema } from "effect"
 import { summaryJson } from "../accounts/AccountSummary.ts"
 import { now } from "@platform/service"
-import { type AppSource, type AppStatus, AppRow, AppStatsRow } from "./AppRecord.ts"
+import { type AppSource, type AppStatus, AppRow, AppStatsRow, type IdTokenSigningAlg } from "./AppRecord.ts"
 import { decodeStoredSigninConfig } from "./signinConfig/index.ts"
 import { defaultSigninConfig } from "./signinConfig/defaults.ts"
 import type { SigninConfig } from "./signinConfig/SigninConfig.ts"
@@ -19,7 +19,7 @@ const ACTIVE_WINDOW = Duration.days(30)
 const appSelect = (sql: SqlClient.SqlClient, activeSince: Date | null) =>
   sql`
     SELECT ap.app_id, ap.name, ap.description, ap.homepage_url, ap.logo_url, ap.logo_dark_url, ap.status, ap.source,
-      ap.signin_config, ap.config_version, ap.webhook_url, (ap.webhook_secret IS NOT NULL) AS webhook_secret_set,
+      ap.signin_config, ap.config_version, ap.id_token_signed_response_alg, ap.webhook_url, (ap.webhook_secret IS NOT NULL) AS webhook_secret_set,
       ap.created_at, ap.updated_at,
       CASE WHEN o.uuid IS NULL THEN NULL ELSE ${sql.literal(summaryJson("o"))} END AS owner
       ${activeSince === null ? sql`` : sql`,
@@ -78,6 +78,8 @@ export interface AppWrite {
   readonly status: AppStatus
   readonly source: AppSource
   readonly secretHash: string | null
+  /** How its id tokens are signed; null: EdDSA for a new app, unchanged for a synced one. */
+  readonly idTokenSignedResponseAlg: IdTokenSigningAlg | null
 }
 
 /**
@@ -116,6 +118,12 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
       sql<{ readonly secret_hash: string | null; readonly status: AppStatus }>`
         SELECT secret_hash, status FROM apps WHERE app_id = ${appId}
       `.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    /** How the app's id tokens are signed (EdDSA for an unknown app, which gets none). */
+    const idTokenAlgOf = (appId: string): Effect.Effect<IdTokenSigningAlg> =>
+      sql<{ readonly alg: IdTokenSigningAlg }>`
+        SELECT id_token_signed_response_alg AS alg FROM apps WHERE app_id = ${appId}
+      `.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.alg ?? "EdDSA"))
 
     const isAuthor = (appId: string, accountUuid: string): Effect.Effect<boolean> =>
       sql`SELECT 1 FROM app_authors WHERE app_id = ${appId} AND account_uuid = ${accountUuid}`.pipe(
@@ -159,10 +167,10 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
         const signinConfig = { ...defaultSigninConfig, ...config }
         const inserted = yield* sql`
           INSERT INTO apps (app_id, name, description, homepage_url, logo_url, logo_dark_url, owner_uuid, status, source,
-                            secret_hash, signin_config, config_version, created_at, updated_at)
+                            secret_hash, signin_config, config_version, id_token_signed_response_alg, created_at, updated_at)
           VALUES (${app.appId}, ${app.name}, ${app.description}, ${app.homepageUrl}, ${app.logoUrl}, ${app.logoDarkUrl},
                   ${app.ownerUuid}, ${app.status}, ${app.source}, ${app.secretHash}, ${JSON.stringify(signinConfig)}::jsonb,
-                  1, ${at}, ${at})
+                  1, ${app.idTokenSignedResponseAlg ?? "EdDSA"}, ${at}, ${at})
           ON CONFLICT (app_id) DO NOTHING
           RETURNING app_id
         `
@@ -187,7 +195,9 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
         const updated = yield* sql`
           UPDATE apps SET name = ${app.name}, description = ${app.description}, homepage_url = ${app.homepageUrl},
             logo_url = ${app.logoUrl}, logo_dark_url = ${app.logoDarkUrl}, owner_uuid = ${app.ownerUuid},
-            status = ${app.status}, secret_hash = COALESCE(${app.secretHash}, secret_hash), updated_at = ${at}
+            status = ${app.status}, secret_hash = COALESCE(${app.secretHash}, secret_hash),
+            id_token_signed_response_alg = COALESCE(${app.idTokenSignedResponseAlg}, id_token_signed_response_alg),
+            updated_at = ${at}
           WHERE app_id = ${app.appId} AND source = 'registry_app'
           RETURNING app_id
         `
@@ -227,6 +237,7 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
       find,
       findWithStats,
       credentialsOf,
+      idTokenAlgOf,
       isAuthor,
       listAuthored,
       insert,

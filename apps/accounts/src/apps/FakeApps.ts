@@ -8,6 +8,7 @@ import { FieldCheck } from "../accounts/FieldCheck.ts"
 import { now } from "@platform/service"
 import { validateNewAppId } from "./AppId.ts"
 import { APP_SECRET_PREFIX } from "./AppCredentials.ts"
+import type { IdTokenSigningAlg } from "./AppRecord.ts"
 import { AppsRepo } from "./AppsRepo.ts"
 import { AppIdTaken } from "./errors.ts"
 import { defaultSigninConfig, DetailName, toValidationFailed, validateSigninConfig } from "./signinConfig/index.ts"
@@ -20,6 +21,8 @@ export interface NewFakeApp {
   readonly owner: Option.Option<string>
   /** Details the app asks for, all required: email, phone, dob, timezone. */
   readonly scopeFields: ReadonlyArray<string>
+  /** How its id tokens are signed (default EdDSA). */
+  readonly idTokenSignedResponseAlg?: IdTokenSigningAlg
 }
 
 const isDetailName = (field: string): field is DetailName => (DetailName.literals as ReadonlyArray<string>).includes(field)
@@ -70,7 +73,8 @@ export const createFakeApp = (input: NewFakeApp) =>
       coauthorUuids: [],
       status: "active",
       source: "fake",
-      secretHash: sha256Hex(secret)
+      secretHash: sha256Hex(secret),
+      idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? null
     }, config, at)).pipe(Effect.catchTag("SqlError", Effect.die))
     if (!created) return yield* new AppIdTaken({ message: `An app with the id ${appId} exists already.` })
     const app = yield* apps.findWithStats(appId!)

@@ -6,7 +6,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { AccountsConfig } from "../config.ts"
 import { AccessTokens } from "../oauth/AccessTokens.ts"
 import { CurrentAccount } from "./CurrentAccount.ts"
-import { accountAudienceAccepted, developerTokenRoute } from "./developerRoutes.ts"
+import { accountAudienceAccepted, type DeveloperRoute, developerTokenRoute } from "./developerRoutes.ts"
 import {
   AccountAuthRequired,
   IdentityTokenNotAccepted,
@@ -72,7 +72,7 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
   const signins = yield* SigninsRepo
   const sessionCookie = cookieName({ production: config.environment === "production" }, SESSION_COOKIE)
 
-  const fromBearer = (authorization: string, now: Date, developerRoute: boolean) =>
+  const fromBearer = (authorization: string, now: Date, developerRoute: DeveloperRoute) =>
     Effect.gen(function*() {
       const token = bearerToken(authorization)
       if (token === undefined) {

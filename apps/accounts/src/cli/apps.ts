@@ -1,7 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Layer } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
-import { appRecord } from "../apps/AppRecord.ts"
+import { appRecord, IdTokenSigningAlg } from "../apps/AppRecord.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { createFakeApp } from "../apps/FakeApps.ts"
 import { AccountsDatabaseLive } from "../layers.ts"
@@ -18,8 +18,13 @@ const scopeFields = Options.text("scope-fields").pipe(
   Options.optional
 )
 
+const idTokenAlg = Options.choice("id-token-signed-response-alg", IdTokenSigningAlg.literals).pipe(
+  Options.withDescription("How the app's id tokens are signed: EdDSA (default) or RS256, for relying parties without EdDSA"),
+  Options.optional
+)
+
 /** `apps create`: a `fake` app for development and tests; prints `{app, app_secret}`, the secret only here. */
-const create = Command.make("create", { appId, name, redirectUri, owner, scopeFields }, (options) =>
+const create = Command.make("create", { appId, name, redirectUri, owner, scopeFields, idTokenAlg }, (options) =>
   Effect.gen(function*() {
     const created = yield* createFakeApp({
       appId: options.appId,
@@ -28,7 +33,8 @@ const create = Command.make("create", { appId, name, redirectUri, owner, scopeFi
       owner: options.owner,
       scopeFields: options.scopeFields._tag === "Some"
         ? options.scopeFields.value.split(",").map((field) => field.trim()).filter((field) => field !== "")
-        : []
+        : [],
+      ...(options.idTokenAlg._tag === "Some" ? { idTokenSignedResponseAlg: options.idTokenAlg.value } : {})
     })
     yield* Console.log(JSON.stringify({ app: appRecord(created.app), app_secret: created.secret }))
   }).pipe(Effect.provide(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default).pipe(Layer.provideMerge(AccountsDatabaseLive)))))

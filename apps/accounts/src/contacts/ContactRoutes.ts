@@ -1,5 +1,6 @@
 import { clientAddress, noStore } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { VerificationCodes } from "@platform/verification-codes"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
@@ -9,6 +10,7 @@ import { EmailInUse, PhoneInUse } from "../accounts/errors.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
 import { AccountsConfig } from "../config.ts"
 import { ofChannel } from "./channelErrors.ts"
+import { reportingProfileChanges } from "../events/profileChanges.ts"
 import { contactOf } from "./Contact.ts"
 import { addCodeMessage, addPurpose, addsPerAccount, addsPerIp, verificationChannelOf } from "./policy.ts"
 
@@ -33,6 +35,10 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
     const carbon = Effect.provideService(requireCarbon, AccountsRepo, accounts)
     const purposeFor = (accountUuid: string) => addPurpose(channel, accountUuid)
     const message = addCodeMessage(channel)
+    const sql = yield* SqlClient.SqlClient
+    /** A change that may move the primary address, with the account.updated it causes. */
+    const reported = <A, E>(accountUuid: string, change: Effect.Effect<A, E>) =>
+      reportingProfileChanges(sql, accountUuid, change).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const list = Effect.gen(function*() {
       const account = yield* carbon
@@ -66,7 +72,7 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
         const account = yield* carbon
         yield* noStore
         const verified = yield* codes.verify({ challengeId, purpose: purposeFor(account.uuid), code })
-        const contact = yield* ownErrors(contacts.verifyPendingContact(account.uuid, channel, verified.destination))
+        const contact = yield* ownErrors(reported(account.uuid, contacts.verifyPendingContact(account.uuid, channel, verified.destination)))
         return contactOf(contact)
       })
 
@@ -86,13 +92,13 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
     const makePrimary = (address: string) =>
       Effect.gen(function*() {
         const account = yield* carbon
-        return contactOf(yield* ownErrors(contacts.makePrimaryContact(account.uuid, channel, address)))
+        return contactOf(yield* ownErrors(reported(account.uuid, contacts.makePrimaryContact(account.uuid, channel, address))))
       })
 
     const remove = (address: string) =>
       Effect.gen(function*() {
         const account = yield* carbon
-        yield* ownErrors(contacts.removeContact(account.uuid, channel, address))
+        yield* ownErrors(reported(account.uuid, contacts.removeContact(account.uuid, channel, address)))
       })
 
     return { list, add, verify, resend, makePrimary, remove } as const

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { errorResponse, RateLimited } from "@platform/http"
-import { oauthBody, OAuthErrorResponses } from "@platform/oauth"
+import { oauthBody, OAuthErrorResponses, oauthParameter, oauthRequest } from "@platform/oauth"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
@@ -8,10 +8,13 @@ import { DeviceRequest } from "./DeviceRequest.ts"
 import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
 
 /** Like every OAuth endpoint: a form body or a JSON object of strings (spec 1, General request rules). */
-const DeviceAuthorizationParameters = oauthBody({
-  identifier: "DeviceAuthorizationParameters",
-  description: "client_id (`accounts`), optional client_label (cut at 100 characters); scope is ignored"
-})
+const DeviceAuthorizationParameters = oauthBody([
+  oauthRequest("DeviceAuthorizationParameters", "RFC 8628 §3.1", {
+    client_id: oauthParameter("`accounts`"),
+    client_label: Schema.optional(oauthParameter("A name for the sign-in, cut at 100 characters")),
+    scope: Schema.optional(oauthParameter("Ignored"))
+  })
+])
 
 /** RFC 8628 §3.2. */
 export const DeviceAuthorization = Schema.Struct({

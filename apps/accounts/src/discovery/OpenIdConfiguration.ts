@@ -27,12 +27,13 @@ export const OpenIdConfiguration = Schema.Struct({
   authorization_response_iss_parameter_supported: Schema.Boolean.annotations({ description: "RFC 9207" })
 }).annotations({ identifier: "OpenIdConfiguration", description: "OpenID Provider Metadata (OpenID Connect Discovery 1.0)" })
 
-/** Grants the token endpoint serves; the short-lived-token and token-exchange grants join when they work. */
+/** Grants the token endpoint serves; the token-exchange grant joins when it works. */
 export const GRANT_TYPES = [
   "authorization_code",
   "refresh_token",
   "urn:ietf:params:oauth:grant-type:device_code",
-  "urn:ietf:params:oauth:grant-type:jwt-bearer"
+  "urn:ietf:params:oauth:grant-type:jwt-bearer",
+  "urn:accounts:params:oauth:grant-type:short-lived-token"
 ] as const
 
 /** The scopes and prompts /authorize takes (flows/AuthorizeRequest.ts checks against these same lists). */
@@ -87,8 +88,8 @@ export const openIdConfiguration = (issuer: string): typeof OpenIdConfiguration.
   response_modes_supported: ["query"],
   grant_types_supported: GRANT_TYPES,
   subject_types_supported: ["public"],
-  // Id tokens are signed with the Ed25519 key only; the RSA key signs identity tokens (docs/decisions.md).
-  id_token_signing_alg_values_supported: ["EdDSA"],
+  // Id tokens: EdDSA (Ed25519 key) by default, RS256 (RSA key) for an app that chose it (docs/decisions.md).
+  id_token_signing_alg_values_supported: ["EdDSA", "RS256"],
   scopes_supported: SCOPES,
   claims_supported: CLAIMS,
   token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],

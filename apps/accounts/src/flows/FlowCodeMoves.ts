@@ -26,6 +26,7 @@ import { BROWSER_SESSION_LIFETIME } from "./BrowserSessions.ts"
 import { type CookieToSet, domainAllowed, FlowCore, type FlowCookies, type Loaded } from "./FlowCore.ts"
 import { type ContactField, type FlowState, type SentCode, Step, type StepOf } from "./FlowState.ts"
 import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
+import { reportingProfileChanges } from "../events/profileChanges.ts"
 import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
 
 const sentCode = (channel: ContactField, destination: string, challenge: VerificationChallenge): SentCode => ({
@@ -228,7 +229,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
             validateDob(value, loaded.at),
             (problem) => new ValidationFailed({ message: "The date of birth is not valid.", details: { fields: { value: problem } } })
           )
-          yield* accounts.updateProfile(uuid, { dob })
+          yield* reportingProfileChanges(sql, uuid, accounts.updateProfile(uuid, { dob })).pipe(Effect.catchTag("SqlError", Effect.die))
           return yield* core.commit(loaded, state)
         }
         if (field !== "email" && field !== "phone") {
@@ -258,7 +259,11 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         const sent = step.detail_challenge
         if (sent === null || sent.field !== field) return yield* Effect.fail(noCodeSent())
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: detailPurposeOf(id), code })
-        yield* contacts.verifyPendingContact(step.account.uuid, sent.field, sent.destination)
+        yield* reportingProfileChanges(
+          sql,
+          step.account.uuid,
+          contacts.verifyPendingContact(step.account.uuid, sent.field, sent.destination)
+        ).pipe(Effect.catchTag("SqlError", Effect.die))
         return yield* core.commit(loaded, { ...loaded.row.state, step: Step.details({ ...step, detail_challenge: null }) })
       })
 

@@ -11,6 +11,7 @@ import { FlowProviderMoves } from "./FlowProviderMoves.ts"
 import { answerMoved, readFlowCookies } from "./flowCookies.ts"
 import { flowCreationsPerIp } from "./flowLimits.ts"
 import { AuthorizeLive } from "./AuthorizeHttp.ts"
+import { SigninPagesLive } from "./PagesHttp.ts"
 import { ProvidersLive } from "./ProviderCallbackHttp.ts"
 
 /** A used code or a claimed provider answer must not be lost to a dropped connection: those moves run to the end. */
@@ -93,5 +94,5 @@ const HostedFlowLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
         Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.cancel(path.id, c)), answer)))
   })).pipe(Layer.provide([FlowCodeMoves.Default, FlowProviderMoves.Default, FlowEngine.Default]))
 
-/** The flows area: the hosted flow, /authorize that starts it, and the providers' callbacks. */
-export const FlowsLive = Layer.mergeAll(HostedFlowLive, AuthorizeLive, ProvidersLive)
+/** The flows area: the hosted flow, /authorize that starts it, its pages' forms, and the providers' callbacks. */
+export const FlowsLive = Layer.mergeAll(HostedFlowLive, AuthorizeLive, SigninPagesLive, ProvidersLive)

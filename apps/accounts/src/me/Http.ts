@@ -1,4 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { ValidationFailed } from "@platform/http"
 import { Effect, Either, Layer } from "effect"
 import { AccountsRepo, type ProfileChanges } from "../accounts/AccountsRepo.ts"
@@ -11,6 +12,12 @@ import { MeViews } from "../accounts/MeViews.ts"
 import type { MePatch } from "./Api.ts"
 import { MeViewsLive } from "../silicons/MeViewsLive.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
+import { reportingProfileChanges } from "../events/profileChanges.ts"
+import { IdChanges } from "../profile/IdChanges.ts"
+import { Photos } from "../profile/Photos.ts"
+import { requestMediaType } from "../profile/requestMediaType.ts"
+import { requireCarbon } from "../auth/requireCarbon.ts"
+import { AccountDeletion } from "./AccountDeletion.ts"
 
 /** Every bad field at once, as `details.fields`; otherwise the normalized changes. */
 const validateChanges = (
@@ -41,7 +48,11 @@ const validateChanges = (
 export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* AccountsRepo
+    const sql = yield* SqlClient.SqlClient
     const views = yield* MeViews
+    const idChanges = yield* IdChanges
+    const photos = yield* Photos
+    const deletion = yield* AccountDeletion
     return handlers
       .handle("get", () => Effect.flatMap(CurrentAccount, (account) => views.load(account.uuid)))
       .handle("update", ({ payload }) =>
@@ -55,7 +66,37 @@ export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
             current.kind === "silicon" ? { ...payload, dob: undefined } : payload,
             yield* now
           )
-          yield* accounts.updateProfile(account.uuid, changes)
+          yield* reportingProfileChanges(sql, account.uuid, accounts.updateProfile(account.uuid, changes)).pipe(
+            Effect.catchTag("SqlError", Effect.die)
+          )
           return yield* views.load(account.uuid)
         }))
-  })).pipe(Layer.provide([MeViewsLive, AccountsRepo.Default, AccountAuthLive]))
+      .handle("changeId", ({ payload }) =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          const current = yield* views.load(account.uuid)
+          yield* idChanges.changeId({ uuid: account.uuid, kind: current.kind }, payload.id)
+          return yield* views.load(account.uuid)
+        }))
+      .handle("uploadPhoto", ({ payload }) =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          yield* photos.upload(account.uuid, yield* requestMediaType, payload)
+          return yield* views.load(account.uuid)
+        }))
+      .handle("deletePhoto", () =>
+        Effect.gen(function*() {
+          const account = yield* CurrentAccount
+          yield* photos.remove(account.uuid)
+          return yield* views.load(account.uuid)
+        }))
+      .handle("delete", ({ payload }) =>
+        Effect.flatMap(requireCarbon, (carbon) => deletion.deleteCarbon(carbon, payload.confirm_id)))
+  })).pipe(Layer.provide([
+    MeViewsLive,
+    AccountsRepo.Default,
+    AccountAuthLive,
+    IdChanges.Default,
+    Photos.Default,
+    AccountDeletion.Default
+  ]))

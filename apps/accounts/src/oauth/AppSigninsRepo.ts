@@ -3,7 +3,7 @@ import { randomToken, sha256Hex } from "@platform/crypto"
 import { rowsDecoder } from "@platform/database"
 import { Data, Effect, Option, Schema } from "effect"
 import type { AuthorizationCodeRow } from "./AuthorizationCodes.ts"
-import { type IssuedSignin, SIGNIN_COLUMNS_OF_S, SigninRow } from "./Signin.ts"
+import { type IssuedSignin, SIGNIN_COLUMNS_OF_S, type SigninMethod, SigninRow } from "./Signin.ts"
 import { newSigninId, REFRESH_TOKEN_PREFIX, signinExpiry, SigninsRepo } from "./SigninsRepo.ts"
 import { APP_ACCOUNT_COLUMNS, appAccountJoins, AppAccountRow } from "./AppAccountsRepo.ts"
 
@@ -25,6 +25,16 @@ const CodeSigninRow = Schema.Struct({
   membership_now: Schema.NullOr(AppAccountRow.fields.membership_status)
 })
 const decodeCodeSignins = rowsDecoder(CodeSigninRow)
+
+/** An app sign-in to start: for whom, what was granted, how, and the authorization code it comes from, if any. */
+export interface AppSigninStart {
+  readonly appId: string
+  readonly accountUuid: string
+  readonly scope: string
+  readonly authTime: Date
+  readonly method: SigninMethod
+  readonly codeHash: string | null
+}
 
 /** What an app sign-in was granted (the `app_signins` row). */
 export interface AppGrant {
@@ -53,10 +63,11 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
     /**
      * One statement, so atomic: read the account as the app sees it and, when it may sign in (active,
      * access not removed), start the app sign-in (900 days) with its refresh token and grant, make or
-     * touch the membership (an imported one is claimed), and link the code to the sign-in.
+     * touch the membership (an imported one is claimed), and link the code (if any) to the sign-in.
      */
-    const startFromCode = (code: AuthorizationCodeRow, now: Date): Effect.Effect<CodeSignin> =>
+    const startAppSignin = (start: AppSigninStart, now: Date): Effect.Effect<CodeSignin> =>
       Effect.gen(function*() {
+        const code = { app_id: start.appId, account_uuid: start.accountUuid, scope: start.scope, auth_time: start.authTime }
         const signinId = newSigninId()
         const refreshToken = randomToken(REFRESH_TOKEN_PREFIX)
         const scopes = JSON.stringify(code.scope.split(" ").filter((scope) => scope !== ""))
@@ -68,7 +79,7 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
           ),
           signin AS (
             INSERT INTO signins (id, account_uuid, client_id, client_label, method, created_at, expires_at, last_used_at)
-            SELECT ${signinId}, uuid, ${code.app_id}, NULL, 'hosted', ${now}, ${signinExpiry(now)}, ${now} FROM account
+            SELECT ${signinId}, uuid, ${code.app_id}, NULL, ${start.method}, ${now}, ${signinExpiry(now)}, ${now} FROM account
             WHERE status = 'active' AND membership_status IS DISTINCT FROM 'access_removed'
             RETURNING id, expires_at
           ),
@@ -87,7 +98,7 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
             RETURNING status
           ),
           linked AS (
-            UPDATE authorization_codes SET signin_id = signin.id FROM signin WHERE code_hash = ${code.code_hash}
+            UPDATE authorization_codes SET signin_id = signin.id FROM signin WHERE code_hash = ${start.codeHash}
           )
           SELECT account.*, signin.id AS signin_id, signin.expires_at AS signin_expires_at,
             (SELECT status FROM membership) AS membership_now
@@ -109,6 +120,17 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
         })
       })
 
+    /** startAppSignin for a redeemed authorization code, linking the code to the sign-in. */
+    const startFromCode = (code: AuthorizationCodeRow, now: Date): Effect.Effect<CodeSignin> =>
+      startAppSignin({
+        appId: code.app_id,
+        accountUuid: code.account_uuid,
+        scope: code.scope,
+        authTime: code.auth_time,
+        method: "hosted",
+        codeHash: code.code_hash
+      }, now)
+
     /**
      * Records a second use of a code and answers the sign-in it started, as
      * committed now: a use racing the first redemption finds none yet, and the
@@ -126,7 +148,7 @@ export class AppSigninsRepo extends Effect.Service<AppSigninsRepo>()("accounts/A
         SELECT ${sql.literal(SIGNIN_COLUMNS_OF_S)}, r.created_at AS token_created_at, r.used_at FROM refresh_tokens r JOIN signins s ON s.id = r.signin_id WHERE r.token_hash = ${tokenHash}
       `.pipe(Effect.flatMap(decodeRefreshStates), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    return { startFromCode, markCodeReused, refreshTokenState } as const
+    return { startAppSignin, startFromCode, markCodeReused, refreshTokenState } as const
   }),
   dependencies: [SigninsRepo.Default]
 }) {}

@@ -6,6 +6,7 @@ import type { AppAccountRow } from "./AppAccountsRepo.ts"
 import type { AppGrant } from "./AppSigninsRepo.ts"
 import type { AppTokenResponse } from "./AppTokenResponse.ts"
 import { IdTokens } from "./IdTokens.ts"
+import { AppsRepo } from "../apps/AppsRepo.ts"
 
 /** What an app's Token response is made from. */
 export interface AppTokenInput {
@@ -41,6 +42,7 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
   effect: Effect.gen(function*() {
     const tokens = yield* AccessTokens
     const idTokens = yield* IdTokens
+    const apps = yield* AppsRepo
 
     const respond = (input: AppTokenInput): Effect.Effect<AppTokenResponse> =>
       Effect.gen(function*() {
@@ -60,7 +62,8 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
             authTime: grant.auth_time,
             nonce: input.nonce,
             accessToken: access.token,
-            now
+            now,
+            alg: yield* apps.idTokenAlgOf(grant.app_id)
           })
           : undefined
         return appTokenResponse(input, access, idToken)
@@ -68,7 +71,7 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
 
     return { respond } as const
   }),
-  dependencies: [IdTokens.Default, AccessTokens.Default]
+  dependencies: [IdTokens.Default, AccessTokens.Default, AppsRepo.Default]
 }) {
   /**
    * Unsigned tokens naming the sign-in (`test-access-token:<signin id>`, `test-id-token:<signin id>`), so a

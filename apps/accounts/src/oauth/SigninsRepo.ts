@@ -220,14 +220,15 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
         (rows) => rows.length > 0
       )
 
-    const revokeAll = (accountUuid: string, now: Date, reason: string): Effect.Effect<number> =>
+    /** Revokes every live sign-in of the account; the ids of those it revoked. */
+    const revokeAll = (accountUuid: string, now: Date, reason: string): Effect.Effect<ReadonlyArray<string>> =>
       Effect.map(
-        Effect.orDie(sql`
+        Effect.orDie(sql<{ readonly id: string }>`
           update signins set revoked_at = ${now}, revoked_reason = ${reason}
           where account_uuid = ${accountUuid} and revoked_at is null
           returning id
         `),
-        (rows) => rows.length
+        (rows) => rows.map((row) => row.id)
       )
 
     return {

@@ -1,4 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
@@ -7,11 +8,14 @@ import { sessionOf } from "../oauth/Signin.ts"
 import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 import { now } from "@platform/service"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
+import { publishSignedOut } from "../events/membershipChanges.ts"
 
 
 export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handlers) =>
   Effect.gen(function*() {
     const signins = yield* SigninsRepo
+    const sql = yield* SqlClient.SqlClient
+    const reason = "revoked_by_account"
     return handlers
       .handle("current", () =>
         Effect.gen(function*() {
@@ -28,7 +32,12 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
       .handle("revoke", ({ path }) =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const revoked = yield* signins.revoke(account.uuid, path.session_id, yield* now, "revoked_by_account")
+          const at = yield* now
+          const revoked = yield* sql.withTransaction(Effect.gen(function*() {
+            if (!(yield* signins.revoke(account.uuid, path.session_id, at, reason))) return false
+            yield* publishSignedOut(sql, { accountUuid: account.uuid, signinIds: [path.session_id], reason, at })
+            return true
+          })).pipe(Effect.orDie)
           if (!revoked) {
             return yield* Effect.fail(new SessionNotFound({ message: "No live sign-in of this account has that id." }))
           }
@@ -36,7 +45,12 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
       .handle("revokeAll", () =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const revoked = yield* signins.revokeAll(account.uuid, yield* now, "revoked_by_account")
+          const at = yield* now
+          const revoked = yield* sql.withTransaction(Effect.gen(function*() {
+            const signinIds = yield* signins.revokeAll(account.uuid, at, reason)
+            yield* publishSignedOut(sql, { accountUuid: account.uuid, signinIds, reason, at })
+            return signinIds.length
+          })).pipe(Effect.orDie)
           return { revoked }
         }))
   })).pipe(Layer.provide([SigninsRepo.Default, AccountAuthLive]))

@@ -1,5 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, InvalidCursor, Page, PageQueryFields, RateLimited, strict } from "@platform/http"
+import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields, RateLimited, strict } from "@platform/http"
+import { PhotoUpload } from "../profile/Api.ts"
+import { ImageTooLarge, InvalidImage } from "../profile/errors.ts"
+import { PHOTO_MAX_BYTES } from "../profile/photoImage.ts"
 import { Schema } from "effect"
 import { IdReserved, IdTaken, InvalidId } from "../accounts/errors.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
@@ -18,8 +21,7 @@ import {
   TransferNotFound,
   TransferPending,
   TransferStale,
-  TransferToSelf,
-  WebhookNotSet
+  TransferToSelf
 } from "./errors.ts"
 import { SiliconMe } from "../accounts/Me.ts"
 
@@ -46,8 +48,6 @@ export const SiliconDetailsPatch = strict(Schema.Struct({
   dob: Schema.optional(Text(32, "Immutable: the creation date; any other value is 422 dob_immutable"))
 })).annotations({ identifier: "SiliconDetailsPatch" })
 
-export const SiliconPhoto = strict(Schema.Struct({ pfp_url: Text(4096, "https URL, at most 2048 characters") }))
-  .annotations({ identifier: "SiliconPhoto" })
 export const SiliconIdChange = strict(Schema.Struct({ id: Text(64, "si:<handle> or a bare handle") }))
   .annotations({ identifier: "SiliconIdChange" })
 export const StkRotation = strict(Schema.Struct({ stk: Schema.optional(Text(64, "Chosen STK; generated when absent")) }))
@@ -56,12 +56,6 @@ export const StkRotated = Schema.Struct({
   stk: Schema.NullOr(Schema.String).annotations({ description: "The generated STK, shown only here; null when chosen" }),
   rotated_at: Schema.String
 }).annotations({ identifier: "StkRotated" })
-export const WebhookSetting = strict(Schema.Struct({ url: Text(4096, "https URL on a public address") }))
-  .annotations({ identifier: "WebhookSetting" })
-export const WebhookSet = Schema.Struct({
-  webhook_url: Schema.String,
-  webhook_secret: Schema.String.annotations({ description: "whsec_ secret, shown only here; it signs from now on and the old one stops" })
-}).annotations({ identifier: "WebhookSet" })
 export const TransferInput = strict(Schema.Struct({ to: Text(400, "The Carbon to take custody: a c: id or an email") }))
   .annotations({ identifier: "TransferInput" })
 
@@ -144,9 +138,16 @@ export class MySiliconsApi extends HttpApiGroup.make("mySilicons")
     HttpApiEndpoint.post("photo", "/v1/me/silicons/:uuid/photo")
       .setPath(SiliconPath)
       .addError(errorResponse(SiliconNotFound))
-      .setPayload(SiliconPhoto)
+      .setPayload(PhotoUpload)
       .addSuccess(CustodianSiliconView)
-      .annotate(OpenApi.Description, "Sets the Silicon's photo URL (https).")
+      .addError(errorResponse(InvalidImage))
+      .addError(errorResponse(ImageTooLarge))
+      .addError(errorResponse(RateLimited))
+      .annotate(MaxBodyBytes, PHOTO_MAX_BYTES)
+      .annotate(
+        OpenApi.Description,
+        "Sets the Silicon's photo from the image's raw bytes, exactly as POST /v1/me/photo does for the caller (same formats, sizes, checks and 20 uploads per hour, counted for the Silicon). Apps hear account.updated."
+      )
   )
   .add(
     HttpApiEndpoint.post("changeId", "/v1/me/silicons/:uuid/id")
@@ -174,22 +175,6 @@ export class MySiliconsApi extends HttpApiGroup.make("mySilicons")
         OpenApi.Description,
         "Replaces the STK (chosen, or generated and shown once). The Silicon's sign-ins are revoked. Event silicon.stk_rotated."
       )
-  )
-  .add(
-    HttpApiEndpoint.put("setWebhook", "/v1/me/silicons/:uuid/webhook")
-      .setPath(SiliconPath)
-      .addError(errorResponse(SiliconNotFound))
-      .setPayload(WebhookSetting)
-      .addSuccess(WebhookSet)
-      .annotate(OpenApi.Description, "Sets the Silicon's webhook URL with a new signing secret, shown only here.")
-  )
-  .add(
-    HttpApiEndpoint.del("removeWebhook", "/v1/me/silicons/:uuid/webhook")
-      .setPath(SiliconPath)
-      .addError(errorResponse(SiliconNotFound))
-      .addSuccess(Schema.Void)
-      .addError(errorResponse(WebhookNotSet))
-      .annotate(OpenApi.Description, "Removes the Silicon's webhook and its secret.")
   )
   .add(
     HttpApiEndpoint.post("transfer", "/v1/me/silicons/:uuid/transfer")

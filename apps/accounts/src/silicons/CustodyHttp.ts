@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { decodeCursor, DEFAULT_PAGE_SIZE, noStore, pageOf, ValidationFailed } from "@platform/http"
+import { decodeCursor, DEFAULT_PAGE_SIZE, noStore, pageOf } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect, Either, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
 import { AccountsConfig } from "../config.ts"
@@ -13,22 +13,19 @@ import { Custody } from "./Custody.ts"
 import { DobImmutable } from "./errors.ts"
 import { newSiliconInput, outboundPolicy } from "./newSiliconInput.ts"
 import { FieldCheck } from "../accounts/FieldCheck.ts"
-import { siliconFieldRules, validateWebhookUrl } from "./siliconFields.ts"
+import { siliconFieldRules } from "./siliconFields.ts"
 import { SiliconManagement } from "./SiliconManagement.ts"
 import { siliconMe } from "./SiliconMe.ts"
 import { CustodyPosition, SiliconsRepo } from "./SiliconsRepo.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
+import { requestMediaType } from "../profile/requestMediaType.ts"
 
 const transfers: RateLimitRule = { id: "silicon_transfers", operation: "Transfer requests", limit: 30, window: "1 hour", per: "custodian" }
 
 const optionalCursor = <A, I>(schema: Parameters<typeof decodeCursor<A, I>>[0], cursor: string | undefined) =>
   cursor === undefined ? Effect.succeed(Option.none<A>()) : Effect.map(decodeCursor(schema, cursor), Option.some)
-
-const checked = <A>(field: string, value: string, validate: (value: string) => Either.Either<A, string>) =>
-  Either.mapLeft(validate(value), (problem) =>
-    new ValidationFailed({ message: `Invalid values: ${field} ${problem}.`, details: { fields: { [field]: problem } } }))
 
 export const CustodianRequestsLive = HttpApiBuilder.group(AccountsApi, "custodianRequests", (handlers) =>
   Effect.gen(function*() {
@@ -102,8 +99,7 @@ export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (h
       .handle("photo", ({ path, payload }) =>
         Effect.gen(function*() {
           const carbon = yield* requireCarbon
-          const pfpUrl = yield* checked("pfp_url", payload.pfp_url, siliconFieldRules.pfpUrl)
-          return yield* manage.updateDetails(carbon.uuid, path.uuid, { pfpUrl })
+          return yield* manage.uploadPhoto(carbon.uuid, path.uuid, yield* requestMediaType, payload)
         }))
       .handle("changeId", ({ path, payload }) =>
         Effect.flatMap(requireCarbon, (carbon) => manage.changeId(carbon.uuid, path.uuid, payload.id)))
@@ -114,16 +110,6 @@ export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (h
           const carbon = yield* requireCarbon
           return yield* manage.rotateStk(carbon.uuid, path.uuid, payload.stk)
         }), { uninterruptible: true })
-      .handle("setWebhook", ({ path, payload }) =>
-        Effect.gen(function*() {
-          yield* noStore
-          yield* carriesNewSecret
-          const carbon = yield* requireCarbon
-          const url = yield* checked("url", payload.url, validateWebhookUrl(webhooks))
-          return yield* manage.setWebhook(carbon.uuid, path.uuid, url)
-        }), { uninterruptible: true })
-      .handle("removeWebhook", ({ path }) =>
-        Effect.flatMap(requireCarbon, (carbon) => manage.removeWebhook(carbon.uuid, path.uuid)))
       .handle("transfer", ({ path, payload }) =>
         Effect.gen(function*() {
           const carbon = yield* requireCarbon

@@ -1,18 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Duration, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { AccountStatus } from "../accounts/AccountRow.ts"
 import { AccountsRepo, HandleTaken } from "../accounts/AccountsRepo.ts"
-import { violatedConstraint } from "../accounts/constraintViolation.ts"
 import type { IdReserved } from "../accounts/errors.ts"
-import { IdsRepo } from "../accounts/IdsRepo.ts"
 import { isUuidShaped } from "../accounts/uuidPermutation.ts"
-import { recordEvent } from "../events/recordEvent.ts"
+import { publishEvent } from "../events/publishEvent.ts"
 import { type SiliconEnd, SILICON_COLUMNS, SILICON_FROM, SiliconRow } from "./SiliconRow.ts"
 import { rowsDecoder } from "@platform/database"
-
-/** A changed-away id stays reserved for its previous owner this long (spec 1, Lifetimes). */
-export const ID_RESERVATION = Duration.days(10)
 
 export interface NewSiliconRecord {
   readonly handle: string
@@ -44,14 +39,13 @@ const decodeSilicons = rowsDecoder(SiliconRow)
  * Silicon records: their `accounts` row with what only a Silicon has.
  *
  * Database failures: SqlError is a defect, except a taken handle (HandleTaken, IdReserved); the steps
- * that run inside their caller's transaction (`insert`, `lock`, `changeHandle`, `replaceStk`, `activate`,
+ * that run inside their caller's transaction (`insert`, `lock`, `replaceStk`, `activate`,
  * `handOver`, `end`) leave SqlError to that caller.
  */
 export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/SiliconsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const accounts = yield* AccountsRepo
-    const ids = yield* IdsRepo
     const columns = sql.literal(SILICON_COLUMNS)
     const from = sql.literal(SILICON_FROM)
 
@@ -140,52 +134,12 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
     /** Inside the caller's transaction: the Silicon's account row, locked until the transaction ends. */
     const lock = (uuid: string) => Effect.asVoid(sql`SELECT 1 FROM accounts WHERE uuid = ${uuid} FOR UPDATE`)
 
-    /**
-     * Inside the caller's transaction: gives the Silicon a new handle; the old one is reserved for
-     * it for 10 days (a reservation of its own is taken back). Event account.id_changed. Some date
-     * when another owner's reservation keeps the new handle; HandleTaken when an account holds it.
-     */
-    const changeHandle = (
-      uuid: string,
-      oldHandle: string,
-      newHandle: string,
-      at: Date
-    ): Effect.Effect<Option.Option<Date>, HandleTaken | SqlError> =>
-      Effect.gen(function*() {
-        yield* ids.releaseReservation(newHandle, uuid)
-        const reserved = yield* ids.reservedUntil(newHandle, at)
-        if (Option.isSome(reserved)) return reserved
-        // In a savepoint of its own: a refused update must not abort the caller's transaction.
-        yield* sql.withTransaction(sql`
-          UPDATE accounts SET handle = ${newHandle}, updated_at = ${at}, version = version + 1 WHERE uuid = ${uuid}
-        `).pipe(
-          Effect.catchTag("SqlError", (error): Effect.Effect<never, SqlError | HandleTaken> =>
-            violatedConstraint(error) === "accounts_handle_key" ? Effect.fail(new HandleTaken()) : Effect.fail(error))
-        )
-        yield* ids.reserve(oldHandle, uuid, new Date(at.getTime() + Duration.toMillis(ID_RESERVATION)), at)
-        yield* recordEvent(sql, {
-          type: "account.id_changed",
-          accountUuid: uuid,
-          occurredAt: at,
-          data: { uuid, kind: "silicon", old_id: `si:${oldHandle}`, new_id: `si:${newHandle}` }
-        })
-        return Option.none<Date>()
-      })
-
-    /** The times of the id changes the account made since `since`, oldest first (the rolling 24-hour limit counts them). */
-    const idChangesSince = (uuid: string, since: Date): Effect.Effect<ReadonlyArray<Date>> =>
-      sql<{ readonly occurred_at: Date }>`
-        SELECT occurred_at FROM account_events
-        WHERE account_uuid = ${uuid} AND type = 'account.id_changed' AND occurred_at > ${since}
-        ORDER BY occurred_at
-      `.pipe(Effect.orDie, Effect.map((rows) => rows.map((row) => row.occurred_at)))
-
     /** A new STK hash; event silicon.stk_rotated. Run inside a transaction. */
     const replaceStk = (uuid: string, stkHash: string, at: Date) =>
       Effect.gen(function*() {
         yield* sql`UPDATE silicons SET stk_hash = ${stkHash}, stk_rotated_at = ${at} WHERE account_uuid = ${uuid}`
         yield* sql`DELETE FROM silicon_login_streaks WHERE subject = ${uuid}`
-        yield* recordEvent(sql, { type: "silicon.stk_rotated", accountUuid: uuid, occurredAt: at, data: { uuid, rotated_at: at.toISOString() } })
+        yield* publishEvent(sql, { type: "silicon.stk_rotated", accountUuid: uuid, occurredAt: at })
       })
 
     const stkHashOf = (uuid: string): Effect.Effect<Option.Option<string>> =>
@@ -194,29 +148,6 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
         Effect.map((rows) => Option.fromNullable(rows[0]?.stk_hash))
       )
 
-    /** Sets (or replaces) the webhook URL and its sealed secret. */
-    const setWebhook = (uuid: string, url: string, sealedSecret: string, at: Date): Effect.Effect<void> =>
-      sql`
-        UPDATE silicons SET webhook_url = ${url}, webhook_secret = ${sealedSecret} WHERE account_uuid = ${uuid};
-      `.pipe(
-        Effect.zipRight(sql`UPDATE accounts SET updated_at = ${at}, version = version + 1 WHERE uuid = ${uuid}`),
-        sql.withTransaction,
-        Effect.orDie,
-        Effect.asVoid
-      )
-
-    /** Removes the webhook; false when none was set. */
-    const clearWebhook = (uuid: string, at: Date): Effect.Effect<boolean> =>
-      sql.withTransaction(Effect.gen(function*() {
-        const cleared = yield* sql`
-          UPDATE silicons SET webhook_url = NULL, webhook_secret = NULL
-          WHERE account_uuid = ${uuid} AND webhook_url IS NOT NULL
-          RETURNING 1
-        `
-        if (cleared.length === 0) return false
-        yield* sql`UPDATE accounts SET updated_at = ${at}, version = version + 1 WHERE uuid = ${uuid}`
-        return true
-      })).pipe(Effect.orDie)
 
     /** Inside the caller's transaction: a self-created Silicon waiting for a custodian becomes active. */
     const activate = (uuid: string, at: Date) =>
@@ -233,11 +164,13 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
     ) =>
       Effect.gen(function*() {
         yield* sql`UPDATE silicons SET custodian_uuid = ${custody.custodian} WHERE account_uuid = ${uuid}`
-        yield* recordEvent(sql, {
+        yield* publishEvent(sql, {
           type: "silicon.custodian.accepted",
           accountUuid: uuid,
           occurredAt: at,
-          data: { uuid, kind: custody.kind, custodian: custody.custodian, previous_custodian: custody.previousCustodian }
+          requestKind: custody.kind,
+          custodian: custody.custodian,
+          previousCustodian: custody.previousCustodian
         })
       })
 
@@ -265,7 +198,7 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
         `
         if (ended[0]!.status === "active") {
           const oldId = ended[0]!.handle === null ? null : `si:${ended[0]!.handle}`
-          yield* recordEvent(sql, { type: "account.deleted", accountUuid: uuid, occurredAt: at, data: { uuid, kind: "silicon", id: oldId } })
+          yield* publishEvent(sql, { type: "account.deleted", accountUuid: uuid, occurredAt: at, id: oldId })
         }
       })
 
@@ -283,17 +216,13 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
       listInCustody,
       updateDetails,
       lock,
-      changeHandle,
-      idChangesSince,
       replaceStk,
       stkHashOf,
-      setWebhook,
-      clearWebhook,
       activate,
       handOver,
       end,
       setIdentityAudiences
     } as const
   }),
-  dependencies: [AccountsRepo.Default, IdsRepo.Default]
+  dependencies: [AccountsRepo.Default]
 }) {}

@@ -17,7 +17,7 @@ import { now } from "@platform/service"
 import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
 import { liveAppSignin } from "../oauth/appAccess.ts"
 import { bearerChallenge } from "./bearerChallenge.ts"
-import { AccessRemoved, MembershipInactive, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
+import { AccessRemoved, MembershipInactive, TwoTokens, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
 import { userInfo } from "./UserInfo.ts"
 
 const NOT_APP_AUDIENCES: ReadonlyArray<string> = [FIRST_PARTY_APP_ID, DEVELOPER_APP_ID]
@@ -27,16 +27,27 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
     const tokens = yield* AccessTokens
     const accounts = yield* AppAccountsRepo
 
-    const answer = (request: HttpServerRequest.HttpServerRequest) =>
+    /** The token of the header, or of the form body (`formToken`, POST only); never both. */
+    const tokenOf = (authorization: string | undefined, formToken: string | undefined) => {
+      if (authorization !== undefined && formToken !== undefined) {
+        return Effect.fail(new TwoTokens({ message: "Send the access token once: in the Authorization header or in the form body." }))
+      }
+      if (formToken !== undefined) return Effect.succeed(formToken)
+      if (authorization === undefined) {
+        return Effect.fail(new Unauthenticated({ message: "Send the app access token as `Authorization: Bearer <token>`." }))
+      }
+      const token = bearerToken(authorization)
+      return token === undefined
+        ? Effect.fail(new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." }))
+        : Effect.succeed(token)
+    }
+
+    const answer = (request: HttpServerRequest.HttpServerRequest, formToken: string | undefined) =>
       Effect.gen(function*() {
         yield* noStore
         const authorization = request.headers["authorization"]
-        yield* bearerChallenge(authorization !== undefined)
-        if (authorization === undefined) {
-          return yield* new Unauthenticated({ message: "Send the app access token as `Authorization: Bearer <token>`." })
-        }
-        const token = bearerToken(authorization)
-        if (token === undefined) return yield* new InvalidAuthorization({ message: "Authorization must be `Bearer <access token>`." })
+        yield* bearerChallenge(authorization !== undefined || formToken !== undefined)
+        const token = yield* tokenOf(authorization, formToken)
         const at = yield* now
         const claims = yield* tokens.verifyAnyAudience(token, at).pipe(Effect.mapError((problem) =>
           problem === "identity_token"
@@ -67,6 +78,8 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
       })
 
     return handlers
-      .handle("get", ({ request }) => answer(request))
-      .handle("post", ({ request }) => answer(request))
+      // Without a form token there is no second token to refuse.
+      .handle("get", ({ request }) => answer(request, undefined).pipe(Effect.catchTag("TwoTokens", Effect.die)))
+      // An empty access_token is no token (RFC 6750 §2.2 sends one or none).
+      .handle("post", ({ payload, request }) => answer(request, payload.access_token || undefined))
   })).pipe(Layer.provide([AccessTokens.Default, AppAccountsRepo.Default]))

@@ -21,3 +21,9 @@ export class MembershipInactive extends ApiError<MembershipInactive>()("Membersh
   code: "membership_inactive",
   status: 401
 }) {}
+
+/** RFC 6750 §2: a request carrying the token in more than one way (header and form body). */
+export class TwoTokens extends ApiError<TwoTokens>()("TwoTokens", {
+  code: "invalid_request",
+  status: 400
+}) {}

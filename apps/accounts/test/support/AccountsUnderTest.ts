@@ -29,6 +29,7 @@ export const testSettings = (port: number, overrides: Partial<AccountsSettings> 
   keyEncryptionKey: Option.none(),
   drainSeconds: 1,
   keysRefreshSeconds: 10,
+  streamsPerServer: 500,
   idpA: { issuer: IDP_A_DEFAULT_ISSUER, client: Option.none() },
   idpB: { issuer: IDP_B_DEFAULT_ISSUER, client: Option.none() },
   ...overrides

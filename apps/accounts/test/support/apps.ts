@@ -2,16 +2,19 @@ import { randomHex } from "@platform/crypto"
 import { Clock, Effect, Option } from "effect"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
 import { AppsRepo } from "../../src/apps/AppsRepo.ts"
-import { createFakeApp } from "../../src/apps/FakeApps.ts"
+import { createFakeApp, type NewFakeApp } from "../../src/apps/FakeApps.ts"
 import { AuthorizationCodes, type NewAuthorizationCode } from "../../src/oauth/AuthorizationCodes.ts"
 
 export const REDIRECT_URI = "https://rp.example.test/callback"
 
-/** A fake app with one redirect URI; answers its id and its secret. */
-export const createApp = (redirectUris: ReadonlyArray<string> = [REDIRECT_URI]) =>
+/** A fake app with one redirect URI (and EdDSA id tokens unless told); answers its id and its secret. */
+export const createApp = (
+  redirectUris: ReadonlyArray<string> = [REDIRECT_URI],
+  options: Pick<NewFakeApp, "idTokenSignedResponseAlg"> = {}
+) =>
   Effect.gen(function*() {
     const appId = `t${randomHex(8)}`
-    const { secret } = yield* createFakeApp({ appId, name: "Test app", redirectUris, owner: Option.none(), scopeFields: [] })
+    const { secret } = yield* createFakeApp({ appId, name: "Test app", redirectUris, owner: Option.none(), scopeFields: [], ...options })
     return { appId, secret }
   }).pipe(Effect.orDie, Effect.provide([AccountsRepo.Default, AppsRepo.Default]))
 

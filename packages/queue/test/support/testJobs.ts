@@ -15,7 +15,19 @@ export const TestJobs = queueTable({
   eraseWhenFinished: ["secret"]
 })
 
-export const migrations = { "0001_test_jobs": createQueueTable(TestJobs, "name text NOT NULL, secret text") }
+/** A queue whose finished jobs keep their payload, so they can be requeued. */
+export const KeptJobs = queueTable({
+  table: "kept_jobs",
+  payload: Schema.Struct({ name: Schema.String, group_key: Schema.String }),
+  doneStatus: "done",
+  doneAtColumn: "done_at",
+  eraseWhenFinished: []
+})
+
+export const migrations = {
+  "0001_test_jobs": createQueueTable(TestJobs, "name text NOT NULL, secret text"),
+  "0002_kept_jobs": createQueueTable(KeptJobs, "name text NOT NULL, group_key text NOT NULL")
+}
 
 export const freshDatabase = () => TestDatabase.layer(migrations)
 
@@ -43,4 +55,22 @@ export const jobRows = Effect.gen(function*() {
     FROM test_jobs ORDER BY created_at, name
   `
   return yield* Schema.decodeUnknown(Schema.Array(JobRow))(rows)
+}).pipe(Effect.orDie)
+
+const KeptRow = Schema.Struct({
+  name: Schema.String,
+  status: Schema.Literal("pending", "done", "failed"),
+  attempts: Schema.Number,
+  next_attempt_ms: Schema.NullOr(Schema.NumberFromString),
+  last_error: Schema.NullOr(Schema.String)
+})
+
+/** Every kept job, by name, with times as epoch milliseconds. */
+export const keptRows = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`
+    SELECT name, status, attempts, (extract(epoch FROM next_attempt_at) * 1000)::bigint::text AS next_attempt_ms, last_error
+    FROM kept_jobs ORDER BY name
+  `
+  return yield* Schema.decodeUnknown(Schema.Array(KeptRow))(rows)
 }).pipe(Effect.orDie)

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { TestDatabase } from "@platform/database"
 import { InMemoryTransport, MessageDelivery, MessageOutbox, MessageOutboxMigration } from "@platform/mail"
 import { RateLimiter, RateLimitMigration } from "@platform/rate-limit"
+import { SweepLeasesMigration } from "@platform/service"
 import { Duration, Effect, Layer } from "effect"
 import { standardCodeRules, type VerificationCodesPolicy } from "../../src/policy.ts"
 import type { SendCodeInput } from "../../src/VerificationChallenge.ts"
@@ -34,7 +35,8 @@ export const testPolicy: VerificationCodesPolicy = {
 export const verificationMigrations = {
   "0001_rate_limits": RateLimitMigration,
   "0002_outgoing_messages": MessageOutboxMigration,
-  "0003_verification_codes": VerificationMigration
+  "0003_verification_codes": VerificationMigration,
+  "0004_sweep_leases": SweepLeasesMigration
 }
 
 /** The stores VerificationCodes needs, over a database layer (the SqlClient stays visible to the test). */

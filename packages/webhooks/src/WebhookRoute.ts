@@ -1,0 +1,16 @@
+/**
+ * Where a receiver's deliveries go now, read at each attempt (so a changed URL, a rotated secret or
+ * a removed webhook applies to retries and replays): deliver to its URL signed with its secret, fail
+ * at once (nothing to deliver to: the URL was removed, no secret exists), or hold (the receiver is
+ * paused: kept pending and tried again later, failed once the retry window has passed).
+ */
+export type WebhookRoute =
+  | { readonly _tag: "Deliver"; readonly url: string; readonly secret: string }
+  | { readonly _tag: "Fail"; readonly reason: string }
+  | { readonly _tag: "Hold"; readonly reason: string }
+
+export const WebhookRoute = {
+  deliver: (url: string, secret: string): WebhookRoute => ({ _tag: "Deliver", url, secret }),
+  fail: (reason: string): WebhookRoute => ({ _tag: "Fail", reason }),
+  hold: (reason: string): WebhookRoute => ({ _tag: "Hold", reason })
+} as const
