@@ -24,7 +24,7 @@ import { machine, writeSection } from "./report.ts"
 import { startServer, stopServer } from "./servers/spawn.ts"
 
 const warmUpSeconds = Math.min(3, seconds)
-const ports = { ours: 4190, bare: 4192 }
+const ports = { ours: 4186, bare: 4192 }
 /** 600 per minute each: room for 600 × apps / 60 lookups per second over a run shorter than a minute. */
 const apps = 400
 const work = mkdtempSync(join(tmpdir(), "bench-lookups-"))
