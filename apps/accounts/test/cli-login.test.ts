@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import * as jose from "jose"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
-import { lastMessageTo, messagesTo } from "@platform/testkit"
+import { messageAfter } from "@platform/testkit"
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   Effect.flatMap(AccountsUnderTest, ({ url }) =>
@@ -17,12 +17,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     ))
 
 /** The code a message carries, once the delivery worker has sent it. */
-const codeSentTo = (to: string, after: number) =>
-  Effect.flatMap(messagesTo(to), (count) => count > after ? lastMessageTo(to) : Effect.fail("waiting" as const)).pipe(
-    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("60 seconds"))),
-    Effect.orDie,
-    Effect.map((message) => message.code!)
-  )
+const codeSentTo = (to: string, after: number) => Effect.map(messageAfter(to, after), (message) => message.code!)
 
 layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("terminal sign-in with a six-digit code", (it) => {
   it.effect("start sends a code; verify answers the first-party Token response; the token works", () =>

@@ -18,3 +18,10 @@ export const lastMessageTo = (to: string): Effect.Effect<OutgoingMessage, never,
 /** How many messages reached `to` so far. */
 export const messagesTo = (to: string) =>
   Effect.map(InMemoryTransport.sent, (sent) => sent.filter((message) => message.to === to).length)
+
+/** The newest message to `to` once more than `seen` have reached it (the outbox sends after the request). */
+export const messageAfter = (to: string, seen: number): Effect.Effect<OutgoingMessage, never, InMemoryTransport> =>
+  Effect.flatMap(messagesTo(to), (count) => count > seen ? lastMessageTo(to) : Effect.fail("waiting" as const)).pipe(
+    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("60 seconds"))),
+    Effect.orDieWith(() => new Error(`no new message reached ${to}`))
+  )

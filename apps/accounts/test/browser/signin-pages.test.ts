@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, layer } from "@effect/vitest"
-import { lastMessageTo, messagesTo } from "@platform/testkit"
+import { lastMessageTo, messageAfter, messagesTo } from "@platform/testkit"
 import { Effect, Option } from "effect"
 import * as client from "openid-client"
 import { createServer, type Server } from "node:http"
@@ -219,8 +219,10 @@ layer(AccountsTest(), { excludeTestServices: true })("the hosted sign-in pages i
       // The script holds the button until the service suggests a resend (30 seconds).
       yield* promise(async () => expect(await resend.isDisabled()).toBe(true))
       yield* promise(() => page.locator("button[data-resend-at]:enabled").waitFor({ timeout: 45_000 }))
+      const sent = yield* messagesTo(email)
       yield* promise(() => resend.click())
       yield* promise(() => heading(page, "Check your email"))
+      yield* messageAfter(email, sent)
       expect(yield* messagesTo(email)).toBe(2)
 
       yield* promise(() => page.getByRole("button", { name: "Use another email address" }).click())

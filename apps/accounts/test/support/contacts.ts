@@ -1,8 +1,8 @@
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { AccountsUnderTest } from "./AccountsUnderTest.ts"
 import { createCarbon } from "./carbons.ts"
 import { fetchAnswer } from "./http.ts"
-import { lastMessageTo, messagesTo } from "@platform/testkit"
+import { messageAfter, messagesTo } from "@platform/testkit"
 import { signInDirectly } from "./signIn.ts"
 
 /** Calls to the server under test as one signed-in account, from one client address (the server trusts X-Forwarded-For). */
@@ -40,11 +40,7 @@ export const withCodeTo = <A, E, R>(to: string, action: Effect.Effect<A, E, R>) 
   Effect.gen(function*() {
     const before = yield* messagesTo(to)
     const result = yield* action
-    const message = yield* Effect.flatMap(messagesTo(to), (count) =>
-      count > before ? lastMessageTo(to) : Effect.fail("waiting" as const)).pipe(
-        Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("60 seconds"))),
-        Effect.orDieWith(() => new Error(`no new message reached ${to}`))
-      )
+    const message = yield* messageAfter(to, before)
     return { result, message, code: message.code! }
   })
 
