@@ -1,0 +1,15 @@
+import { it } from "@effect/vitest"
+
+/**
+ * Runs before every test file (vitest `setupFiles`). @effect/vitest's `layer(…)` assigns its own
+ * `effect`, `scoped`, … onto the shared `it` object. Test files share modules (`isolate: false`), so
+ * without this a file's top-level `it.effect` would run in the layer of the file before it — a
+ * closed one, and without the TestServices when that layer excluded them. Every file starts with
+ * the methods as @effect/vitest publishes them, captured before any file ran.
+ */
+const methods = ["effect", "scoped", "live", "scopedLive", "flakyTest", "layer", "prop"] as const
+type Methods = Pick<typeof it, (typeof methods)[number]>
+
+const store = globalThis as typeof globalThis & { __platformPristineIt?: Methods }
+store.__platformPristineIt ??= Object.fromEntries(methods.map((name) => [name, it[name]])) as unknown as Methods
+Object.assign(it, store.__platformPristineIt)
