@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { TestDatabase } from "@platform/database"
-import { Effect, Fiber, Layer, Option, Ref, Stream, TestClock } from "effect"
+import { Effect, Fiber, Layer, Option, Ref, TestClock } from "effect"
 import { sha256Hex } from "@platform/crypto"
 import { AccountsConfigOf } from "../src/config.ts"
 import { accountsMigrations } from "../src/migrations.ts"
@@ -19,10 +19,13 @@ import { insertFeedEvent, untilSettled } from "./support/eventFeed.ts"
 /** Real time, for waiting on the database while the test clock stands still. */
 const realPause = Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
 
-/** Until the stream's fiber is parked in its one-second wait (it has done everything up to it), or has ended. */
+/** Until the stream waits for its next look with the ticker asleep (it has done everything up to it), or has ended. */
 const parked = (fiber: Fiber.RuntimeFiber<void>) =>
   Effect.gen(function*() {
-    while ((yield* TestClock.sleeps()).length === 0 && Option.isNone(yield* Fiber.poll(fiber))) yield* realPause
+    const streams = yield* EventStreams
+    while (
+      ((yield* TestClock.sleeps()).length === 0 || !(yield* streams.allWaiting)) && Option.isNone(yield* Fiber.poll(fiber))
+    ) yield* realPause
   })
 
 /**
@@ -34,7 +37,7 @@ const collect = (receiver: string, recheck: Effect.Effect<Option.Option<ClosedRe
     const streams = yield* EventStreams
     const opened = yield* streams.open({ receiver, types: undefined, from: undefined, recheck })
     const frames: Array<string> = []
-    const fiber = yield* Effect.fork(Stream.runForEach(opened.frames, (frame) => Effect.sync(() => frames.push(frame))))
+    const fiber = yield* opened.start((frame) => Effect.sync(() => frames.push(frame)))
     yield* parked(fiber)
     const steps = (count: number, seconds: number) =>
       Effect.zipRight(

@@ -1,13 +1,14 @@
 import { randomToken } from "@platform/crypto"
 import { now } from "@platform/service"
-import { Deferred, Duration, Effect, Exit, Option, Stream } from "effect"
+import { Duration, Effect, Exit, type Fiber, FiberSet, Option } from "effect"
 import { AccountsConfig } from "../config.ts"
 import { StreamCapacityReached, TooManyStreams } from "./errors.ts"
 import { EventFeedReader } from "./EventFeedReader.ts"
-import { eventFrames, STREAM_TIMINGS } from "./eventFrames.ts"
+import { runEventFrames, STREAM_TIMINGS } from "./eventFrames.ts"
 import type { ClosedReason } from "./frames.ts"
 import { OpenStreamsRepo } from "./OpenStreamsRepo.ts"
 import type { FeedPosition } from "./StreamCursor.ts"
+import { makeStreamTicker } from "./StreamTicker.ts"
 
 /** Streams open at once per app or account, counted across processes (spec 1, Limits). */
 export const STREAMS_PER_RECEIVER = 5
@@ -15,6 +16,8 @@ export const STREAMS_PER_RECEIVER = 5
 export const STREAM_LEASE = Duration.seconds(90)
 /** A receiver at its limit retries when a stream ends or a stopped process's row lapses. */
 const TOO_MANY_RETRY_AFTER_SECONDS = 30
+/** How long a shutdown waits for open streams to send their stream.closed. */
+const SHUTDOWN_GRACE = Duration.seconds(5)
 /** A full server: another server behind the same address may have room at once. */
 const CAPACITY_RETRY_AFTER_SECONDS = 5
 
@@ -29,7 +32,11 @@ export interface StreamRequest {
 }
 
 export interface OpenedStream {
-  readonly frames: Stream.Stream<string>
+  /**
+   * Starts the stream in the background (a fiber of the server's, not of the request), sending its frames
+   * with `send`; the fiber ends after the last frame and gives the stream's places back.
+   */
+  readonly start: (send: (frame: string) => Effect.Effect<void>) => Effect.Effect<Fiber.RuntimeFiber<void>>
   /** Gives back the stream's places; runs once however often it is called (the stream's end calls it). */
   readonly release: Effect.Effect<void>
 }
@@ -44,8 +51,13 @@ const makeEventStreams = Effect.gen(function*() {
   const config = yield* AccountsConfig
   const feed = yield* EventFeedReader
   const leases = yield* OpenStreamsRepo
-  const shutdown = yield* Deferred.make<void>()
-  yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, undefined))
+  // Made before the finalizer below, so closed after it: the streams first get to send stream.closed.
+  const running = yield* FiberSet.make<void>()
+  const ticker = yield* makeStreamTicker(STREAM_TIMINGS.pollEvery)
+  // A client too slow to take its last frame does not hold the shutdown up: its stream is cut after a while.
+  yield* Effect.addFinalizer(() =>
+    Effect.zipRight(ticker.stop, Effect.ignore(Effect.timeout(FiberSet.awaitEmpty(running), SHUTDOWN_GRACE)))
+  )
   let openHere = 0
 
   const open = (request: StreamRequest): Effect.Effect<OpenedStream, TooManyStreams | StreamCapacityReached> =>
@@ -82,21 +94,27 @@ const makeEventStreams = Effect.gen(function*() {
           Option.isSome(refused)
             ? Effect.void
             : Effect.flatMap(now, (at) => leases.renew({ ...lease, leaseUntil: leaseUntil(at) })))
-        const frames = eventFrames(
-          {
-            read: (after, batch) => feed.read(request.receiver, request.types, after, batch),
-            recheck,
-            shutdown
-          },
-          from,
-          openedAt.getTime(),
-          STREAM_TIMINGS
-        ).pipe(Stream.ensuring(release))
-        return { frames, release }
+        const start = (send: (frame: string) => Effect.Effect<void>) =>
+          runEventFrames(
+            {
+              read: (after, batch) => feed.read(request.receiver, request.types, after, batch),
+              recheck,
+              next: ticker.next,
+              send
+            },
+            from,
+            openedAt.getTime(),
+            STREAM_TIMINGS
+          ).pipe(ticker.member, Effect.ensuring(release), FiberSet.run(running))
+        return { start, release }
       }).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : release))
     })
 
-  return { open } as const
+  return {
+    open,
+    /** Whether every stream open here is between looks (for tests that move the clock a look at a time). */
+    allWaiting: ticker.allWaiting
+  } as const
 })
 
 export class EventStreams extends Effect.Service<EventStreams>()("accounts/EventStreams", {

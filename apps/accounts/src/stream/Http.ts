@@ -1,13 +1,21 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect, Layer, Option, Runtime, Stream } from "effect"
+import { Effect, FiberId, Layer, Option, Runtime } from "effect"
+import { PassThrough } from "node:stream"
 import { AccountsApi } from "../api.ts"
 import { CallerCheck } from "./CallerCheck.ts"
 import { EventStreams } from "./EventStreams.ts"
 import { CurrentStreamCaller, receiverOf, StreamCallerAuthLive } from "./StreamCaller.ts"
 import { parsePosition } from "./StreamCursor.ts"
 
-const encoder = new TextEncoder()
+/** Writes one frame, waiting while the client's socket is full. */
+const sendTo = (body: PassThrough, frame: string) =>
+  Effect.async<void>((resume) => {
+    if (body.write(frame)) return resume(Effect.void)
+    const drained = () => resume(Effect.void)
+    body.once("drain", drained)
+    return Effect.sync(() => body.off("drain", drained))
+  })
 
 /** The stream is never stored by a cache or a proxy's buffer (`X-Accel-Buffering` is nginx's switch). */
 const STREAM_HEADERS = { "cache-control": "no-store", "x-accel-buffering": "no" }
@@ -16,6 +24,7 @@ export const EventStreamLive = HttpApiBuilder.group(AccountsApi, "eventStream", 
   Effect.gen(function*() {
     const streams = yield* EventStreams
     const check = yield* CallerCheck
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     return handlers.handle("stream", ({ headers, request, urlParams }) =>
       Effect.gen(function*() {
         const caller = yield* CurrentStreamCaller
@@ -30,10 +39,15 @@ export const EventStreamLive = HttpApiBuilder.group(AccountsApi, "eventStream", 
           recheck: Effect.map(check.stillGood(caller), (code) =>
             code === undefined ? Option.none() : Option.some({ reason: "credentials_revoked" as const, code }))
         })
-        // The stream's end gives its places back; so does the connection's, should it close before the stream starts.
-        const runFork = Runtime.runFork(yield* Effect.runtime<never>())
-        NodeHttpServerRequest.toServerResponse(request).once("close", () => runFork(opened.release))
-        return HttpServerResponse.stream(Stream.map(opened.frames, (frame) => encoder.encode(frame)), {
+        const body = new PassThrough()
+        const fiber = yield* opened.start((frame) => sendTo(body, frame))
+        fiber.addObserver(() => body.end())
+        // A client that goes away ends the stream; its places are given back even if it had not started.
+        NodeHttpServerRequest.toServerResponse(request).once("close", () => {
+          fiber.unsafeInterruptAsFork(FiberId.none)
+          runFork(opened.release)
+        })
+        return HttpServerResponse.raw(body, {
           contentType: "text/event-stream; charset=utf-8",
           headers: STREAM_HEADERS
         })

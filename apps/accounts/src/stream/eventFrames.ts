@@ -1,12 +1,13 @@
-import { Chunk, Clock, Deferred, Duration, Effect, Option, Stream } from "effect"
+import { Clock, Duration, Effect, Option } from "effect"
 import type { FeedEvent } from "./EventFeedReader.ts"
 import { type ClosedReason, closedFrame, eventFrame, HEARTBEAT_FRAME, openingFrame } from "./frames.ts"
 import type { FeedPosition } from "./StreamCursor.ts"
+import type { Tick } from "./StreamTicker.ts"
 
 /** The stream's rhythm (spec 1, Events: Stream; Limits: Event streams). */
 export interface StreamTimings {
   readonly pollEvery: Duration.Duration
-  /** Events read at most per look; a full read looks again at once. */
+  /** Events read at most per read; a full read reads again at once. */
   readonly batch: number
   readonly heartbeatAfter: Duration.Duration
   readonly recheckEvery: Duration.Duration
@@ -24,77 +25,61 @@ export const STREAM_TIMINGS: StreamTimings = {
   reconnectAfter: Duration.seconds(5)
 }
 
-/** What one stream reads and checks, bound to its receiver. */
+/** What one stream reads and checks, bound to its receiver, and where it sends its frames. */
 export interface FrameSource {
   /** At most `batch` events after the position, in commit order. */
   readonly read: (after: FeedPosition, batch: number) => Effect.Effect<ReadonlyArray<FeedEvent>>
   /** Every `recheckEvery`: the reason to end when the credentials are no longer good, and the lease renewed. */
   readonly recheck: Effect.Effect<Option.Option<ClosedReason>>
-  /** Completed when the server shuts down: the stream ends at once with `server_shutdown`. */
-  readonly shutdown: Deferred.Deferred<void>
-}
-
-interface Step {
-  readonly position: FeedPosition
-  readonly lastSentAt: number
-  readonly nextCheckAt: number
-  readonly hurry: boolean
+  /** Until the stream's next look (the process's ticker, every `pollEvery`), or the server shutting down. */
+  readonly next: Effect.Effect<Tick>
+  /** Sends one frame to the client (waiting while the client is slow to read). */
+  readonly send: (frame: string) => Effect.Effect<void>
 }
 
 /**
- * The frames of one stream from `from`: the opening `retry:`, then every second the events that
- * settled since, a heartbeat comment after `heartbeatAfter` without a frame, and `stream.closed`
- * as the last frame when the stream reaches its longest duration, the credentials fail a
- * recheck, or the server shuts down.
+ * Runs one stream from `from`: sends the opening `retry:`, then at every tick the events that settled
+ * since (a full read reads again at once), a heartbeat comment after `heartbeatAfter` without a frame,
+ * and `stream.closed` as the last frame when the stream reaches its longest duration, the credentials
+ * fail a recheck, or the server shuts down. Ends after the last frame.
  */
-export const eventFrames = (
+export const runEventFrames = (
   source: FrameSource,
   from: FeedPosition,
   startedAt: number,
   timings: StreamTimings = STREAM_TIMINGS
-): Stream.Stream<string> => {
-  const pollEvery = Duration.toMillis(timings.pollEvery)
-  const heartbeatAfter = Duration.toMillis(timings.heartbeatAfter)
-  const recheckEvery = Duration.toMillis(timings.recheckEvery)
-  const endsAt = startedAt + Duration.toMillis(timings.maxDuration)
-  // True when the server began shutting down.
-  const waitForNextLook = (hurry: boolean) =>
-    hurry
-      ? Deferred.isDone(source.shutdown)
-      : Effect.raceFirst(
-        Effect.as(Effect.sleep(pollEvery), false),
-        Effect.as(Deferred.await(source.shutdown), true)
-      )
-  const last = (position: FeedPosition, closed: ClosedReason) =>
-    [Chunk.of(closedFrame(position, closed)), Option.none<Step>()] as const
+): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const heartbeatAfter = Duration.toMillis(timings.heartbeatAfter)
+    const recheckEvery = Duration.toMillis(timings.recheckEvery)
+    const endsAt = startedAt + Duration.toMillis(timings.maxDuration)
+    let position = from
+    let lastSentAt = startedAt
+    let nextCheckAt = startedAt + recheckEvery
+    const close = (closed: ClosedReason) => source.send(closedFrame(position, closed))
 
-  const look = (step: Step): Effect.Effect<readonly [Chunk.Chunk<string>, Option.Option<Step>]> =>
-    Effect.gen(function*() {
-      if (yield* waitForNextLook(step.hurry)) return last(step.position, { reason: "server_shutdown" })
+    yield* source.send(openingFrame(timings.reconnectAfter, from))
+    for (;;) {
+      if ((yield* source.next) === "shutdown") return yield* close({ reason: "server_shutdown" })
       const at = yield* Clock.currentTimeMillis
-      if (at >= endsAt) return last(step.position, { reason: "max_duration" })
-      let nextCheckAt = step.nextCheckAt
+      if (at >= endsAt) return yield* close({ reason: "max_duration" })
       if (at >= nextCheckAt) {
         const refused = yield* source.recheck
-        if (Option.isSome(refused)) return last(step.position, refused.value)
+        if (Option.isSome(refused)) return yield* close(refused.value)
         nextCheckAt = at + recheckEvery
       }
-      const events = yield* source.read(step.position, timings.batch)
-      if (events.length > 0) {
-        const position = events[events.length - 1]!.position
-        const next: Step = { position, lastSentAt: at, nextCheckAt, hurry: events.length === timings.batch }
-        return [Chunk.fromIterable(events.map(eventFrame)), Option.some(next)] as const
+      let events: ReadonlyArray<FeedEvent>
+      do {
+        events = yield* source.read(position, timings.batch)
+        for (const event of events) yield* source.send(eventFrame(event))
+        if (events.length > 0) {
+          position = events[events.length - 1]!.position
+          lastSentAt = at
+        }
+      } while (events.length === timings.batch)
+      if (at - lastSentAt >= heartbeatAfter) {
+        yield* source.send(HEARTBEAT_FRAME)
+        lastSentAt = at
       }
-      const idle = at - step.lastSentAt >= heartbeatAfter
-      const next: Step = { ...step, lastSentAt: idle ? at : step.lastSentAt, nextCheckAt, hurry: false }
-      return [idle ? Chunk.of(HEARTBEAT_FRAME) : Chunk.empty<string>(), Option.some(next)] as const
-    })
-
-  return Stream.concat(
-    Stream.make(openingFrame(timings.reconnectAfter, from)),
-    Stream.paginateChunkEffect(
-      { position: from, lastSentAt: startedAt, nextCheckAt: startedAt + recheckEvery, hurry: false } satisfies Step,
-      look
-    )
-  )
-}
+    }
+  })
