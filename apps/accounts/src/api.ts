@@ -21,6 +21,7 @@ import { ProvidersApi } from "./flows/ProviderCallbackApi.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { ShortLivedTokensApi } from "./short-lived-tokens/Api.ts"
+import { FederationsApi } from "./federations/Api.ts"
 import { AccountVerificationApi, AppProofsApi, MyProofsApi, ProofsApi } from "./proofs/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
 import { SubscriptionsApi } from "./subscriptions/Api.ts"
@@ -74,7 +75,8 @@ export class AccountsApi extends withConventionErrors(
     .add(ProofsApi)
     .add(AppProofsApi)
     .add(MyProofsApi)
-    .add(AccountVerificationApi),
+    .add(AccountVerificationApi)
+    .add(FederationsApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

@@ -1,6 +1,7 @@
 import { checkP256PrivateKey } from "@platform/crypto"
 import { originConfig, ServiceConfig, type ServiceSettings } from "@platform/service"
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { readFileSync } from "node:fs"
 
 /** The deployment's own client at an identity provider (managed mode). */
 export interface ProviderClientSettings {
@@ -39,6 +40,11 @@ export const IDP_B_DEFAULT_ISSUER = "https://appleid.apple.com"
 export interface AccountsSettings extends ServiceSettings {
   readonly appsUrl: string
   readonly webhookAllowLoopback: boolean
+  /**
+   * Development only (ACCOUNTS_ISSUER_CA_FILE): PEM certificates trusted for outside issuers' https
+   * besides the system's roots, so that a local or test issuer with its own CA can be used.
+   */
+  readonly issuerExtraCa: Option.Option<string>
   /** How soon a key rotated by another process (the operator command) is used here. */
   readonly keysRefreshSeconds: number
   /** Event streams open at once in this process (spec 1, Limits: 500 per server). */
@@ -79,6 +85,15 @@ const IDP_B_CLIENT = ["SERVICES_ID", "TEAM_ID", "KEY_ID", "PRIVATE_KEY"] as cons
 const ownSettings = Config.all({
   appsUrl: originConfig("APPS_URL", "https://accounts.example.com").pipe(Config.withDefault("http://127.0.0.1:4300")),
   webhookAllowLoopback: Config.boolean("WEBHOOK_ALLOW_LOOPBACK").pipe(Config.withDefault(false)),
+  issuerExtraCa: Config.option(Config.string("ISSUER_CA_FILE").pipe(
+    Config.mapOrFail((path) =>
+      Either.try({
+        try: () => readFileSync(path, "utf8"),
+        catch: () => ConfigError.InvalidData(["ISSUER_CA_FILE"], `cannot read the file ${path}`)
+      })
+    ),
+    Config.validate({ message: "must hold PEM certificates", validation: (pem) => pem.includes("-----BEGIN CERTIFICATE-----") })
+  )),
   // Validated before the default applies, so that a refusal names the variable.
   keysRefreshSeconds: Config.integer("KEYS_REFRESH_SECONDS").pipe(
     Config.validate({ message: "must be between 1 and 60", validation: (n) => n >= 1 && n <= 60 }),
@@ -121,6 +136,9 @@ export const accountsSettings: Config.Config<AccountsSettings> = Config.all([
   Config.mapOrFail(([service, raw]) => {
     if (service.environment === "production" && raw.webhookAllowLoopback) {
       return Either.left(invalid("WEBHOOK_ALLOW_LOOPBACK", "is a development-only setting"))
+    }
+    if (service.environment === "production" && Option.isSome(raw.issuerExtraCa)) {
+      return Either.left(invalid("ISSUER_CA_FILE", "is a development-only setting"))
     }
     if (service.environment === "production" && new URL(raw.idpAIssuer).protocol !== "https:") {
       return Either.left(invalid("IDP_A_ISSUER", "must be an https URL in production"))

@@ -11,6 +11,8 @@ import { ContactsLive } from "./contacts/Http.ts"
 import { DeviceCodeGrantLive } from "./device/deviceCodeGrant.ts"
 import { DeviceLive } from "./device/Http.ts"
 import { discoveryFromMemory, DiscoveryLive } from "./discovery/Http.ts"
+import { FederatedGrantsLive } from "./federations/federatedGrants.ts"
+import { FederationsLive } from "./federations/Http.ts"
 import { FlowsLive } from "./flows/Http.ts"
 import { HistoryLive } from "./history/Http.ts"
 import { LookupsLive } from "./lookups/Http.ts"
@@ -35,8 +37,9 @@ import { SubscriptionsLive } from "./subscriptions/Http.ts"
 import { accountsVersioning } from "./versions.ts"
 import { WebhooksLive } from "./webhooks/Http.ts"
 
-/** The token endpoint's grants: oauth's own, device's, silicons', short-lived tokens'. oauth's need silicons' account views (MeViews). */
-const TokenGrantsLive = ShortLivedTokenGrantLive.pipe(
+/** The token endpoint's grants: oauth's own, device's, silicons', short-lived tokens', federations' (outside tokens in front of silicons' jwt-bearer). oauth's need silicons' account views (MeViews). */
+const TokenGrantsLive = FederatedGrantsLive.pipe(
+  Layer.provide(ShortLivedTokenGrantLive),
   Layer.provide(JwtBearerGrantLive),
   Layer.provide(DeviceCodeGrantLive),
   Layer.provide(OAuthGrantsLive)
@@ -46,7 +49,7 @@ const TokenGrantsLive = ShortLivedTokenGrantLive.pipe(
 export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
   MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
-  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive,
+  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive, FederationsLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 

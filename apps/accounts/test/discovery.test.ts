@@ -22,8 +22,7 @@ layer(AccountsTest(), { excludeTestServices: true })("discovery and keys", (it) 
       expect(metadata.jwks_uri).toBe(`${url}/.well-known/jwks.json`)
     }))
 
-  // Spec 1's list, narrowed to what works (docs/decisions.md, "OAuth for apps"): the
-  // the token-exchange grant is left out until it is served; RFC 9207's iss is advertised.
+  // Spec 1's list (docs/decisions.md, "OAuth for apps"); RFC 9207's iss is advertised.
   it.effect("the discovery document has exactly spec 1's fields and values", () =>
     Effect.gen(function*() {
       const { url } = yield* AccountsUnderTest
@@ -45,6 +44,7 @@ layer(AccountsTest(), { excludeTestServices: true })("discovery and keys", (it) 
           "refresh_token",
           "urn:ietf:params:oauth:grant-type:device_code",
           "urn:ietf:params:oauth:grant-type:jwt-bearer",
+          "urn:ietf:params:oauth:grant-type:token-exchange",
           "urn:accounts:params:oauth:grant-type:short-lived-token"
         ],
         subject_types_supported: ["public"],

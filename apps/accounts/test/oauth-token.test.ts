@@ -83,18 +83,15 @@ layer(AccountsTest(), { excludeTestServices: true })("POST /v1/oauth/token and /
       expect(nul.body).toEqual({ error: "invalid_request", error_description: "Parameter refresh_token must not contain NUL (U+0000)." })
     }))
 
-  it.effect("grant_type: unknown or not yet served is unsupported_grant_type, another client's is unauthorized_client", () =>
+  it.effect("grant_type: unknown is unsupported_grant_type, another client's is unauthorized_client; a token exchange may omit the client", () =>
     Effect.gen(function*() {
       const unknown = yield* post("/v1/oauth/token", form({ grant_type: "password", client_id: "accounts" }))
       expect(unknown.status).toBe(400)
       expect(unknown.body).toEqual({ error: "unsupported_grant_type", error_description: "Unknown grant_type password." })
       const exchange = "urn:ietf:params:oauth:grant-type:token-exchange"
-      const notYet = yield* post("/v1/oauth/token", form({ grant_type: exchange, client_id: "accounts" }))
-      expect(notYet.status).toBe(400)
-      expect(notYet.body).toEqual({
-        error: "unsupported_grant_type",
-        error_description: `The grant ${exchange} is not available on this deployment yet.`
-      })
+      const withoutClient = yield* post("/v1/oauth/token", form({ grant_type: exchange }))
+      expect(withoutClient.status).toBe(400)
+      expect(withoutClient.body).toEqual({ error: "invalid_request", error_description: "Parameter subject_token is missing." })
       const notThisClient = yield* post("/v1/oauth/token", form({ grant_type: "authorization_code", client_id: "accounts" }))
       expect(notThisClient.status).toBe(400)
       expect(notThisClient.body).toEqual({

@@ -1,7 +1,7 @@
 import { HttpApiSchema, HttpServerRespondable, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
 
-/** Error codes of RFC 6749 §5.2, RFC 7009 and RFC 8628 that our OAuth endpoints answer with. */
+/** Error codes of RFC 6749 §5.2, RFC 7009 and RFC 8628 that our OAuth endpoints answer with, and our rate_limited (429). */
 export const OAuthErrorCode = Schema.Literal(
   "invalid_request",
   "invalid_client",
@@ -13,7 +13,8 @@ export const OAuthErrorCode = Schema.Literal(
   "authorization_pending",
   "slow_down",
   "access_denied",
-  "expired_token"
+  "expired_token",
+  "rate_limited"
 )
 export type OAuthErrorCode = typeof OAuthErrorCode.Type
 
@@ -26,17 +27,20 @@ export const NO_STORE_HEADERS: Readonly<Record<string, string>> = { "cache-contr
  */
 export class OAuthError extends Schema.TaggedError<OAuthError>()("OAuthError", {
   error: OAuthErrorCode,
-  error_description: Schema.String
+  error_description: Schema.String,
+  /** rate_limited only: sent as Retry-After, not in the body. */
+  retry_after_seconds: Schema.optional(Schema.Int)
 }) {
   get status(): number {
-    return this.error === "invalid_client" ? 401 : 400
+    return this.error === "invalid_client" ? 401 : this.error === "rate_limited" ? 429 : 400
   }
 
   [HttpServerRespondable.symbol]() {
+    const retryAfter = this.retry_after_seconds === undefined ? {} : { "retry-after": String(this.retry_after_seconds) }
     return Effect.succeed(
       HttpServerResponse.unsafeJson(
         { error: this.error, error_description: this.error_description },
-        { status: this.status, headers: NO_STORE_HEADERS }
+        { status: this.status, headers: { ...NO_STORE_HEADERS, ...retryAfter } }
       )
     )
   }
@@ -44,19 +48,28 @@ export class OAuthError extends Schema.TaggedError<OAuthError>()("OAuthError", {
 
 const OAuthErrorBody = Schema.Struct({ error: OAuthErrorCode, error_description: Schema.String })
 
-const oauthErrorSchema = (status: 400 | 401) =>
+const DESCRIPTIONS = {
+  400: ["OAuthError", "RFC 6749 §5.2 error"],
+  401: ["OAuthClientError", "invalid_client (RFC 6749 §5.2)"],
+  429: ["OAuthRateLimited", "rate_limited, with Retry-After"]
+} as const
+
+const oauthErrorSchema = (status: 400 | 401 | 429) =>
   Schema.transform(OAuthErrorBody, Schema.typeSchema(OAuthError), {
     strict: true,
     decode: (body) => new OAuthError(body),
     encode: (error) => ({ error: error.error, error_description: error.error_description })
   }).annotations({
     ...HttpApiSchema.annotations({ status }),
-    identifier: status === 401 ? "OAuthClientError" : "OAuthError",
-    description: status === 401 ? "invalid_client (RFC 6749 §5.2)" : "RFC 6749 §5.2 error"
+    identifier: DESCRIPTIONS[status][0],
+    description: DESCRIPTIONS[status][1]
   })
 
 /** What an OAuth endpoint declares: its errors as RFC 6749 bodies, 400 and 401. */
 export const OAuthErrorResponses = [oauthErrorSchema(400), oauthErrorSchema(401)] as const
+
+/** 429 rate_limited, for an endpoint with a rate limit (the token endpoint). */
+export const OAuthRateLimitedResponse = oauthErrorSchema(429)
 
 export const oauthError = (error: OAuthErrorCode, description: string) =>
   new OAuthError({ error, error_description: description })

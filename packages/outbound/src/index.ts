@@ -11,3 +11,5 @@ export {
   type ResolvedAddress,
   systemLookupAll
 } from "./resolvePublicAddresses.ts"
+export { type BoundedGet, boundedGet, OutboundFetchFailed } from "./boundedGet.ts"
+export { describeOutboundError } from "./describeOutboundError.ts"

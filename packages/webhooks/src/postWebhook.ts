@@ -2,6 +2,7 @@ import { Data, Duration, Effect } from "effect"
 import * as http from "node:http"
 import * as https from "node:https"
 import type { LookupFunction } from "node:net"
+import { describeOutboundError as describeError } from "@platform/outbound"
 
 /** A failed attempt: what went wrong, in words stored as the delivery's `last_error` (never a secret). */
 export class DeliveryFailed extends Data.TaggedError("DeliveryFailed")<{
@@ -11,16 +12,6 @@ export class DeliveryFailed extends Data.TaggedError("DeliveryFailed")<{
 }> {}
 
 const failed = (reason: string) => new DeliveryFailed({ reason, permanent: false })
-
-const describeError = (error: unknown): string => {
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined
-  if (code === "ERR_OUTBOUND_REFUSED" && typeof error === "object" && error !== null && "reason" in error) {
-    return `refused by the outbound guard: ${String(error.reason)}`
-  }
-  if (code === "ECONNREFUSED") return "connection refused"
-  if (code === "ENOTFOUND") return "the host name did not resolve"
-  return code === undefined ? "the request failed" : `the request failed (${code})`
-}
 
 /** At most this much of an answer's body is read (and thrown away) so its connection can be kept; more closes it. */
 const MAX_DRAINED_BODY = 64 * 1024

@@ -27,12 +27,13 @@ export const OpenIdConfiguration = Schema.Struct({
   authorization_response_iss_parameter_supported: Schema.Boolean.annotations({ description: "RFC 9207" })
 }).annotations({ identifier: "OpenIdConfiguration", description: "OpenID Provider Metadata (OpenID Connect Discovery 1.0)" })
 
-/** Grants the token endpoint serves; the token-exchange grant joins when it works. */
+/** Grants the token endpoint serves. */
 export const GRANT_TYPES = [
   "authorization_code",
   "refresh_token",
   "urn:ietf:params:oauth:grant-type:device_code",
   "urn:ietf:params:oauth:grant-type:jwt-bearer",
+  "urn:ietf:params:oauth:grant-type:token-exchange",
   "urn:accounts:params:oauth:grant-type:short-lived-token"
 ] as const
 

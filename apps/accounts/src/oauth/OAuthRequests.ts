@@ -1,4 +1,4 @@
-import { AUTHORIZATION_CODE, DEVICE_CODE, JWT_BEARER, oauthParameter, oauthRequest, REFRESH_TOKEN } from "@platform/oauth"
+import { AUTHORIZATION_CODE, DEVICE_CODE, JWT_BEARER, oauthParameter, oauthRequest, REFRESH_TOKEN, TOKEN_EXCHANGE } from "@platform/oauth"
 import { Schema } from "effect"
 import { SHORT_LIVED_TOKEN } from "./clientGrants.ts"
 
@@ -31,11 +31,25 @@ export const TokenRequests = [
     device_code: oauthParameter("The device_code of POST /v1/device/authorize; poll every 5 seconds"),
     client_id: oauthParameter("`accounts`")
   }),
-  oauthRequest("JwtBearerTokenRequest", "RFC 7523 Silicon key sign-in (first-party client `accounts`)", {
+  oauthRequest("JwtBearerTokenRequest", "RFC 7523 Silicon sign-in with a key assertion or a trusted outside token (first-party client `accounts`)", {
     grant_type: grantType(JWT_BEARER),
-    assertion: oauthParameter("A JWT signed EdDSA by one of the Silicon's live keys (see the endpoint's description)"),
+    assertion: oauthParameter(
+      "A JWT signed EdDSA by one of the Silicon's live keys, or a token of an issuer a federation of the Silicon trusts (see the endpoint's description)"
+    ),
     client_label: Schema.optional(oauthParameter("A name for the sign-in, cut at 100 characters")),
+    silicon: Schema.optional(oauthParameter("Outside tokens only: the Silicon (si: id or uuid) when several trust the token")),
     client_id: oauthParameter("`accounts`")
+  }),
+  oauthRequest("TokenExchangeTokenRequest", "RFC 8693 token exchange: a trusted outside token signs a Silicon in (first-party client `accounts`, which may be omitted)", {
+    grant_type: grantType(TOKEN_EXCHANGE),
+    subject_token: oauthParameter("The outside token (a JWT of at most 16 KB) from an issuer a federation of the Silicon trusts"),
+    subject_token_type: oauthParameter(
+      "urn:ietf:params:oauth:token-type:jwt, urn:ietf:params:oauth:token-type:id_token or urn:ietf:params:oauth:token-type:access_token"
+    ),
+    requested_token_type: Schema.optional(oauthParameter("urn:ietf:params:oauth:token-type:access_token (the only one issued)")),
+    client_label: Schema.optional(oauthParameter("A name for the sign-in, cut at 100 characters")),
+    silicon: Schema.optional(oauthParameter("The Silicon (si: id or uuid) when several trust the token")),
+    client_id: Schema.optional(oauthParameter("`accounts`, or omitted"))
   }),
   oauthRequest("ShortLivedTokenRequest", "A Silicon's short-lived token, exchanged by the app it was minted for (apps)", {
     grant_type: grantType(SHORT_LIVED_TOKEN),

@@ -1,7 +1,7 @@
 import { columnsOf } from "@platform/database"
 import { Schema } from "effect"
 
-export const SigninMethod = Schema.Literal("cli_code", "device", "stk", "assertion", "hosted", "short_lived_token")
+export const SigninMethod = Schema.Literal("cli_code", "device", "stk", "assertion", "hosted", "short_lived_token", "federation")
 export type SigninMethod = typeof SigninMethod.Type
 
 /** A sign-in as stored. */

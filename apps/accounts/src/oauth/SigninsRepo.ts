@@ -17,6 +17,8 @@ export interface NewSignin {
   readonly clientLabel: string | null
   readonly method: SigninMethod
   readonly now: Date
+  /** When the sign-in ends, when not the usual 900 days (a sign-in from an outside token). */
+  readonly expiresAt?: Date
 }
 
 export type RotateResult = Data.TaggedEnum<{
@@ -85,7 +87,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
     const start = (input: NewSignin): Effect.Effect<{ signin: SigninRow; refreshToken: string }> =>
       sql.withTransaction(Effect.gen(function*() {
         const id = newSigninId()
-        const expiresAt = signinExpiry(input.now)
+        const expiresAt = input.expiresAt ?? signinExpiry(input.now)
         const rows = yield* sql`
           insert into signins (id, account_uuid, client_id, client_label, method, created_at, expires_at, last_used_at)
           values (${id}, ${input.accountUuid}, ${input.clientId}, ${input.clientLabel}, ${input.method},

@@ -54,6 +54,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
       readonly clientLabel: string | null
       readonly method: SigninMethod
       readonly now: Date
+      readonly expiresAt?: Date
     }) =>
       Effect.flatMap(
         signins.start({ ...input, clientId: FIRST_PARTY_CLIENT_ID }),

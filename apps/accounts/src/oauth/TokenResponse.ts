@@ -11,6 +11,9 @@ export const TokenResponse = Schema.Struct({
     description: "900 days from the sign-in; refreshing does not extend it"
   }),
   scope: Schema.String,
-  account: AccountMe
+  account: AccountMe,
+  issued_token_type: Schema.optional(Schema.Literal("urn:ietf:params:oauth:token-type:access_token")).annotations({
+    description: "Token exchange only (RFC 8693 §2.2.1)"
+  })
 }).annotations({ identifier: "TokenResponse" })
 export type TokenResponse = typeof TokenResponse.Type

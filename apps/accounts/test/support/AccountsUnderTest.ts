@@ -25,6 +25,7 @@ export const testSettings = (port: number, overrides: Partial<AccountsSettings> 
   environment: "development",
   trustProxy: false,
   webhookAllowLoopback: false,
+  issuerExtraCa: Option.none(),
   internalToken: Option.none(),
   keyEncryptionKey: Option.none(),
   drainSeconds: 1,

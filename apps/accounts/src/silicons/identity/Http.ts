@@ -2,13 +2,11 @@ import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { AccountsApi } from "../../api.ts"
-import { requireCarbon } from "../../auth/requireCarbon.ts"
 import { requireSilicon } from "../requireSilicon.ts"
-import { SiliconNotFound } from "../errors.ts"
+import { namedSiliconInCustody } from "../namedSiliconInCustody.ts"
 import { SiliconsRepo } from "../SiliconsRepo.ts"
-import { findNamedSilicon } from "./findNamedSilicon.ts"
 import { IDENTITY_TTL_DEFAULT_SECONDS } from "./IdentityToken.ts"
 import { IdentityTokens } from "./IdentityTokens.ts"
 import { AccountsRepo } from "../../accounts/AccountsRepo.ts"
@@ -28,17 +26,7 @@ export const SiliconIdentityLive = HttpApiBuilder.group(AccountsApi, "siliconIde
     const identityTokens = yield* IdentityTokens
     const silicons = yield* SiliconsRepo
 
-    /** The Silicon `{id}` names, when the caller is its custodian; anyone else learns nothing of it. */
-    const inCustody = (id: string) =>
-      Effect.gen(function*() {
-        const carbon = yield* requireCarbon
-        const named = yield* findNamedSilicon(id)
-        const silicon = Option.isSome(named) ? yield* silicons.findInCustody(carbon.uuid, named.value.uuid) : named
-        if (Option.isNone(silicon)) {
-          return yield* new SiliconNotFound({ message: "No Silicon with this id is in your custody." })
-        }
-        return silicon.value
-      })
+    const inCustody = (id: string) => namedSiliconInCustody(id).pipe(Effect.provideService(SiliconsRepo, silicons))
 
     return handlers
       .handle("issue", ({ payload }) =>
