@@ -30,6 +30,7 @@ import { SessionsLive } from "./sessions/Http.ts"
 import { JwtBearerGrantLive } from "./silicons/assertions/jwtBearerGrant.ts"
 import { SiliconsLive } from "./silicons/Http.ts"
 import { SiteLive } from "./site/Http.ts"
+import { requestErrorPage } from "./site/layout.ts"
 import { EventStreamLive } from "./stream/Http.ts"
 import { MeViewsLive } from "./silicons/MeViewsLive.ts"
 import { UserinfoLive } from "./userinfo/Http.ts"
@@ -67,6 +68,7 @@ export const AccountsServer = Layer.unwrapEffect(Effect.gen(function*() {
     }),
     // GET / is the account site's (the account page or sign-in), not the kit's home page.
     ownHomePage: true,
+    errorPage: requestErrorPage,
     ...(yield* discoveryFromMemory)
   })
 })).pipe(Layer.provide(SecretsAtRest.Default))

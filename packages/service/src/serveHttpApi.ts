@@ -1,5 +1,5 @@
-import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
-import { type ApiVersioning, type AroundHandled, conventions, type PublicDocument } from "@platform/http"
+import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer, type HttpServerResponse } from "@effect/platform"
+import { type ApiErrorInstance, type ApiVersioning, type AroundHandled, conventions, type PublicDocument } from "@platform/http"
 import { isDatabaseUnavailable } from "@platform/database"
 import { Effect, Layer } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
@@ -26,6 +26,8 @@ export interface HttpApiService<Id extends string, Groups extends HttpApiGroup.H
   readonly links?: ReadonlyArray<HomeLink>
   /** The API itself answers `GET /` (a site's own front page): no kit home page then. */
   readonly ownHomePage?: boolean
+  /** The error page a browser gets on the API's page routes (see ConventionsOptions.errorPage). */
+  readonly errorPage?: (error: ApiErrorInstance) => HttpServerResponse.HttpServerResponse
 }
 
 /**
@@ -49,6 +51,7 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
       ...(service.ownHomePage === true ? [] : [{ method: "GET", path: HOME_PATH }])
     ],
     unavailable: isDatabaseUnavailable,
+    ...(service.errorPage === undefined ? {} : { errorPage: service.errorPage }),
     ...(service.around === undefined ? {} : { around: service.around })
   }))
   const links: ReadonlyArray<HomeLink> = [

@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HtmlPage } from "@platform/http"
 import { Schema } from "effect"
 
 const Html = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/html" }))
@@ -57,4 +58,5 @@ export class AccountSiteApi extends HttpApiGroup.make("accountSite")
       )
   )
   .annotate(OpenApi.Title, "Account site pages")
+  .annotate(HtmlPage, true)
 {}

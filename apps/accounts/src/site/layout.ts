@@ -102,3 +102,15 @@ export const errorPage = (
 <p class="muted">${advice}</p>
 <p class="muted small">Error code: <code>${code}</code></p>`
   })
+
+/** A request the conventions refused before any page existed (a wrong method, a body too large, a bad query), for a browser. */
+export const requestErrorPage = (error: { readonly status: number; readonly code: string; readonly message: string }) =>
+  sitePage({
+    title: "Error",
+    brand: siteBrand,
+    status: error.status,
+    body: html`<h1>This page could not be shown</h1>
+<div class="alert" role="alert"><p>${error.message}</p></div>
+<p class="muted">Go back and try again.</p>
+<p class="muted small">Error code: <code>${error.code}</code></p>`
+  })

@@ -190,4 +190,31 @@ layer(AccountsTest(), { excludeTestServices: true })("the account site's own pag
       expect(saved.body.signin_config.copy.title).toBeNull()
       expect(saved.body.config_version).toBe(1)
     }))
+
+  it.scoped("a request refused before any page exists answers a page to a browser and the envelope to a script", () =>
+    Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
+      const { page } = yield* freshPage(chromium)
+      const answer = (yield* promise(() => page.goto(`${url}/device?user_code=%01`))) as Response
+      expect(answer.status()).toBe(400)
+      expect(answer.headers()["content-type"]).toContain("text/html")
+      yield* promise(() => page.getByRole("heading", { level: 1, name: "This page could not be shown" }).waitFor())
+      yield* promise(async () => expect(await page.getByText("invalid_query").isVisible()).toBe(true))
+      yield* shot(page, "request-error")
+      yield* promise(() => expectPageHeaders([answer]))
+
+      const html = { accept: "text/html,application/xhtml+xml" }
+      const wrongMove = yield* call("/signin/flw_x/fly", { method: "POST", headers: { ...html, origin: url } })
+      expect(wrongMove.status).toBe(400)
+      expect(wrongMove.headers.get("content-type")).toContain("text/html")
+      const wrongMethod = yield* call("/account", { method: "DELETE", headers: html })
+      expect(wrongMethod.status).toBe(405)
+      expect(wrongMethod.headers.get("allow")).toBe("GET, HEAD")
+      expect(wrongMethod.headers.get("content-type")).toContain("text/html")
+      // A script asking for JSON, and routes that are not pages, keep the envelope.
+      const script = yield* call("/device?user_code=%01", { headers: { accept: "application/json" } })
+      expect(script.body.error.code).toBe("invalid_query")
+      const api = yield* call("/v1/me?x=%01", { headers: html })
+      expect(api.body.error.code).toBe("invalid_query")
+    }))
 })
