@@ -1,9 +1,11 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
+import { AccountSiteApi } from "./account-site/Api.ts"
 import { AppAccessApi } from "./app-access/Api.ts"
 import { AppsApi, AppsPublicApi, InternalAppsApi, OwnedAppsApi } from "./app-management/Api.ts"
 import { CliLoginApi } from "./cli-login/Api.ts"
+import { SigninConfigPreviewApi } from "./app-management/PreviewApi.ts"
 import { EmailsApi, PhonesApi } from "./contacts/Api.ts"
 import { DeviceApprovalApi, DeviceAuthorizationApi } from "./device/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
@@ -46,6 +48,7 @@ export class AccountsApi extends withConventionErrors(
     .add(FlowsApi)
     .add(SigninPagesApi)
     .add(SiteApi)
+    .add(AccountSiteApi)
     .add(ProvidersApi)
     .add(UserinfoApi)
     .add(CliLoginApi)
@@ -59,6 +62,7 @@ export class AccountsApi extends withConventionErrors(
     .add(CustodianRequestsApi)
     .add(MySiliconsApi)
     .add(AppsApi)
+    .add(SigninConfigPreviewApi)
     .add(AppsPublicApi)
     .add(OwnedAppsApi)
     .add(InternalAppsApi)

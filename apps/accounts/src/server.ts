@@ -2,9 +2,11 @@ import { idempotentRequests, IdempotencyStore, sealedAnswers } from "@platform/i
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { AccountIdsLive } from "./accounts/Http.ts"
+import { AccountSiteLive } from "./account-site/Http.ts"
 import { AccountsApi } from "./api.ts"
 import { AppAccessLive } from "./app-access/Http.ts"
 import { AppManagementLive } from "./app-management/Http.ts"
+import { SigninConfigPreviewLive } from "./app-management/PreviewHttp.ts"
 import { CliLoginLive } from "./cli-login/Http.ts"
 import { AccountsConfig } from "./config.ts"
 import { ContactsLive } from "./contacts/Http.ts"
@@ -30,6 +32,7 @@ import { SessionsLive } from "./sessions/Http.ts"
 import { JwtBearerGrantLive } from "./silicons/assertions/jwtBearerGrant.ts"
 import { SiliconsLive } from "./silicons/Http.ts"
 import { SiteLive } from "./site/Http.ts"
+import { requestErrorPage } from "./site/layout.ts"
 import { EventStreamLive } from "./stream/Http.ts"
 import { MeViewsLive } from "./silicons/MeViewsLive.ts"
 import { UserinfoLive } from "./userinfo/Http.ts"
@@ -49,7 +52,8 @@ const TokenGrantsLive = FederatedGrantsLive.pipe(
 export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
   MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
-  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive, FederationsLive,
+  AccountSiteLive, SigninConfigPreviewLive, AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive,
+  FederationsLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 
@@ -66,6 +70,9 @@ export const AccountsServer = Layer.unwrapEffect(Effect.gen(function*() {
       trustProxy: config.trustProxy,
       sealing: sealedAnswers(yield* SecretsAtRest, "idempotent_answer")
     }),
+    // GET / is the account site's (the account page or sign-in), not the kit's home page.
+    ownHomePage: true,
+    errorPage: requestErrorPage,
     ...(yield* discoveryFromMemory)
   })
 })).pipe(Layer.provide(SecretsAtRest.Default))

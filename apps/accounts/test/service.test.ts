@@ -92,19 +92,14 @@ layer(AccountsTest(), { excludeTestServices: true })("probes, meta, capabilities
       expect(String(res.body)).toContain("<html")
     }))
 
-  it.effect("GET / is a page for people: the service's name and links to its docs, OpenAPI document and discovery", () =>
+  it.effect("GET / is the account site's front door: without a session, the hosted sign-in of the first-party app", () =>
     Effect.gen(function*() {
-      const res = yield* get("/")
-      expect(res.status).toBe(200)
-      expect(res.headers.get("content-type")).toContain("text/html")
+      const res = yield* get("/", { redirect: "manual" })
+      expect(res.status).toBe(303)
+      expect(res.headers.get("location")).toMatch(/^\/authorize\?flow=flw_/)
       expect(res.headers.get("x-request-id")).toBeTruthy()
-      const page = String(res.body)
-      expect(page).toContain("<h1>accounts</h1>")
-      for (const href of ["/docs", "/openapi.json", "/.well-known/openid-configuration"]) {
-        expect(page).toContain(`href="${href}"`)
-      }
-      const head = yield* get("/", { method: "HEAD" })
-      expect(head.status).toBe(200)
+      const head = yield* get("/", { method: "HEAD", redirect: "manual" })
+      expect(head.status).toBe(303)
       expect(head.body).toBeNull()
       const post = yield* get("/", { method: "POST" })
       expect(post.status).toBe(405)

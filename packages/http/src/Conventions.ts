@@ -12,6 +12,7 @@ import { parameterRefusal } from "./ParameterCheck.ts"
 import { readBody } from "./RequestBody.ts"
 import { requestIdFrom } from "./RequestId.ts"
 import { NOSNIFF } from "./ResponseHeaders.ts"
+import type { ErrorFormat } from "./ErrorFormat.ts"
 import { type ExtraRoute, makeRouteTable, type Route } from "./RouteTable.ts"
 import { jsonTextProblems, textProblem } from "./TextRules.ts"
 
@@ -30,6 +31,12 @@ export interface ConventionsOptions {
    * answers 503 with Retry-After (or in the route's ErrorFormat) instead of 500. Default: none does.
    */
   readonly unavailable?: (defect: unknown) => boolean
+  /**
+   * The service's error page: on a page route (HtmlPage) a request that asks for text/html gets every
+   * failure as this page, in the error's status, instead of JSON (a browser shows it; a script asking
+   * for JSON still gets the envelope). Default: the envelope everywhere.
+   */
+  readonly errorPage?: (error: ApiErrorInstance) => HttpServerResponse.HttpServerResponse
 }
 
 /** Returns `handled` itself when it has nothing to do for this request. */
@@ -37,6 +44,9 @@ export type AroundHandled = (
   request: HttpServerRequest.HttpServerRequest,
   handled: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
 ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorInstance, HttpServerRequest.HttpServerRequest>
+
+/** A browser's navigation asks for text/html; fetch and API clients ask for JSON or anything. */
+const asksForHtml = (accept: string | undefined): boolean => accept !== undefined && accept.includes("text/html")
 
 const pathOf = (url: string): string => {
   const query = url.indexOf("?")
@@ -156,6 +166,9 @@ export const conventions = (options: ConventionsOptions) => {
   const versionHeader = versioning?.header.toLowerCase()
   const around = options.around
   const unavailable = options.unavailable ?? (() => false)
+  const errorPage: Option.Option<ErrorFormat> = options.errorPage === undefined
+    ? Option.none()
+    : Option.some({ page: options.errorPage })
   // Written without generators: every request of every service pays for this function.
   return (app: HttpApp.Default): HttpApp.Default =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (original) => {
@@ -164,6 +177,11 @@ export const conventions = (options: ConventionsOptions) => {
       const path = pathOf(original.url)
       const route = table.match(original.method, path)
       const headers: Record<string, string> = { ...NOSNIFF, ...route?.headers, "x-request-id": requestId }
+      const pageFormat = Option.isSome(errorPage) && asksForHtml(original.headers["accept"]) &&
+          (route?.page ?? table.pageAt(path))
+        ? errorPage
+        : Option.none<ErrorFormat>()
+      const formatFor = (own: Option.Option<ErrorFormat>) => Option.isSome(pageFormat) ? pageFormat : own
 
       const finish = (response: HttpServerResponse.HttpServerResponse) => {
         const final = HttpServerResponse.setHeaders(response, headers)
@@ -186,7 +204,7 @@ export const conventions = (options: ConventionsOptions) => {
             onNone: () => true,
             onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(json))
           })
-        const failed = { request, path, route, table, requestId, bodyDecodes, unavailable }
+        const failed = { request, path, route, table, requestId, bodyDecodes, unavailable, pageFormat }
         const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed, "app"))
         const wrapped = around === undefined ? handled : around(request, handled)
         const answered = wrapped === handled
@@ -202,16 +220,16 @@ export const conventions = (options: ConventionsOptions) => {
         const version = selectVersion(versioning, original.headers[versionHeader])
         headers[versioning.header] = typeof version === "string" ? version : versioning.current
         headers["vary"] = versioning.header
-        if (typeof version !== "string") return finish(respondWithError(version, table.errorFormatAt(path)))
+        if (typeof version !== "string") return finish(respondWithError(version, formatFor(table.errorFormatAt(path))))
       }
       if (route === undefined) return run(original, undefined)
       const refusal = parameterRefusal(route, path, original.url)
-      if (refusal !== undefined) return finish(respondWithError(refusal, route.errorFormat))
+      if (refusal !== undefined) return finish(respondWithError(refusal, formatFor(route.errorFormat)))
       if (route.bodyTypes.size === 0) return run(original, undefined)
       return Effect.flatMap(prepareBody(original, route), (prepared) => {
         if (prepared._tag === "Ready") return run(prepared.request, prepared.json)
         if (prepared.closeConnection) headers["connection"] = "close"
-        return finish(respondWithError(prepared.error, route.errorFormat))
+        return finish(respondWithError(prepared.error, formatFor(route.errorFormat)))
       })
     })
 }

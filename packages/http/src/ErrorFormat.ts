@@ -1,3 +1,4 @@
+import type { HttpServerResponse } from "@effect/platform"
 import { Option, type Schema, SchemaAST } from "effect"
 import type { ApiErrorInstance } from "./ApiError.ts"
 
@@ -10,7 +11,7 @@ import type { ApiErrorInstance } from "./ApiError.ts"
  */
 export const ErrorFormatId: unique symbol = Symbol.for("@platform/http/ErrorFormat")
 
-export interface ErrorFormat {
+export interface JsonErrorFormat {
   /** The JSON body answering `error`. */
   readonly body: (error: ApiErrorInstance) => unknown
   /** The status answering `error`, when the format has its own (default: the error's). */
@@ -18,6 +19,13 @@ export interface ErrorFormat {
   /** Headers every error response of the route carries. */
   readonly headers?: Readonly<Record<string, string>>
 }
+
+/** A whole response for `error`: the page a browser is shown on a page route (see `HtmlPage`). */
+export interface PageErrorFormat {
+  readonly page: (error: ApiErrorInstance) => HttpServerResponse.HttpServerResponse
+}
+
+export type ErrorFormat = JsonErrorFormat | PageErrorFormat
 
 export const errorFormatOf = (payload: Option.Option<Schema.Schema.AnyNoContext>): Option.Option<ErrorFormat> =>
   Option.flatMap(payload, (schema) => SchemaAST.getAnnotation<ErrorFormat>(schema.ast, ErrorFormatId))

@@ -33,6 +33,7 @@ export const respondWithError = (
   if (typeof details?.retry_after_seconds === "number") headers["retry-after"] = String(details.retry_after_seconds)
   if (error instanceof MethodNotAllowed && Array.isArray(details?.allow)) headers["allow"] = details.allow.join(", ")
   if (Option.isNone(format)) return HttpServerResponse.unsafeJson(errorBody(error), { status: error.status, headers })
+  if ("page" in format.value) return HttpServerResponse.setHeaders(format.value.page(error), headers)
   return HttpServerResponse.unsafeJson(format.value.body(error), {
     status: format.value.status?.(error) ?? error.status,
     headers: { ...headers, ...format.value.headers }
@@ -126,11 +127,17 @@ export interface FailureContext {
   readonly bodyDecodes: () => boolean
   /** Whether a defect means a dependency is out of reach for now (see ConventionsOptions.unavailable). */
   readonly unavailable: (defect: unknown) => boolean
+  /** A browser asking for a page route: every failure answers as the service's error page (see ConventionsOptions.errorPage). */
+  readonly pageFormat: Option.Option<ErrorFormat>
 }
 
 /** The error format of the request's route, or of its path when the method is wrong (a 405 answers in it too). */
 const formatOf = (context: FailureContext): Option.Option<ErrorFormat> =>
-  context.route === undefined ? context.table.errorFormatAt(context.path) : context.route.errorFormat
+  Option.isSome(context.pageFormat)
+    ? context.pageFormat
+    : context.route === undefined
+    ? context.table.errorFormatAt(context.path)
+    : context.route.errorFormat
 
 /** What a client waits before retrying during an outage. */
 const OUTAGE_RETRY_AFTER_SECONDS = 2
@@ -158,7 +165,7 @@ export const translateFailure = (
   if (Option.isSome(failure)) {
     const error = failure.value
     if (isApiError(error)) {
-      return Effect.succeed(respondWithError(withRequestId(error, context.requestId), source === "app" ? Option.none() : format))
+      return Effect.succeed(respondWithError(withRequestId(error, context.requestId), source === "app" ? context.pageFormat : format))
     }
     if (error instanceof HttpApiError.HttpApiDecodeError) {
       return Effect.succeed(respondWithError(

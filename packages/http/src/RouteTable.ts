@@ -7,6 +7,12 @@ export class MaxBodyBytes extends Context.Tag("@platform/http/MaxBodyBytes")<Max
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
+/**
+ * Marks an endpoint (or a whole group) as a page people open in a browser: a request asking for
+ * text/html gets every failure of the conventions as the service's error page (ConventionsOptions.errorPage).
+ */
+export class HtmlPage extends Context.Tag("@platform/http/HtmlPage")<HtmlPage, true>() {}
+
 export interface Route {
   readonly method: string
   readonly path: string
@@ -18,6 +24,8 @@ export interface Route {
   readonly payloadSchema: Option.Option<Schema.Schema.AnyNoContext>
   /** The route's own error format (the OAuth endpoints' RFC 6749 bodies), declared by its payload schema. */
   readonly errorFormat: Option.Option<ErrorFormat>
+  /** A page for browsers (HtmlPage). */
+  readonly page: boolean
   /** Headers every response of this route carries besides the conventions' own. */
   readonly headers?: Readonly<Record<string, string>>
 }
@@ -38,6 +46,8 @@ export interface RouteTable {
   readonly allowedMethods: (path: string) => ReadonlyArray<string>
   /** The error format of a route on this path, whatever its method: a wrong method answers in it too. */
   readonly errorFormatAt: (path: string) => Option.Option<ErrorFormat>
+  /** Whether a route on this path, whatever its method, is a page (a wrong method answers as a page too). */
+  readonly pageAt: (path: string) => boolean
 }
 
 const patternOf = (path: string): RegExp | undefined => {
@@ -77,7 +87,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         payloadSchema,
-        errorFormat: errorFormatOf(payloadSchema)
+        errorFormat: errorFormatOf(payloadSchema),
+        page: Context.getOption(mergedAnnotations, HtmlPage).pipe(Option.isSome)
       }
       const regex = patternOf(endpoint.path)
       if (regex === undefined) {
@@ -102,7 +113,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       pathSchema: Option.none(),
       urlParamsSchema: Option.none(),
       payloadSchema: Option.none(),
-      errorFormat: Option.none()
+      errorFormat: Option.none(),
+      page: false
     })
     exact.set(path, byMethod)
   }
@@ -131,6 +143,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         if (Option.isSome(route.errorFormat)) return route.errorFormat
       }
       return Option.none()
-    }
+    },
+    pageAt: (path) => [...routesFor(path)?.values() ?? []].some((route) => route.page)
   }
 }

@@ -1,6 +1,6 @@
 export * from "./ApiError.ts"
 export * from "./ApiVersion.ts"
-export { type ErrorFormat, ErrorFormatId } from "./ErrorFormat.ts"
+export { type ErrorFormat, ErrorFormatId, type JsonErrorFormat, type PageErrorFormat } from "./ErrorFormat.ts"
 export * from "./ClientAddress.ts"
 export * from "./Conventions.ts"
 export * from "./Cookies.ts"
@@ -13,6 +13,7 @@ export * from "./ResponseHeaders.ts"
 export {
   DEFAULT_MAX_BODY_BYTES,
   type ExtraRoute,
+  HtmlPage,
   makeRouteTable,
   MaxBodyBytes,
   type Route,

@@ -1,5 +1,5 @@
-import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
-import { type ApiVersioning, type AroundHandled, conventions, type PublicDocument } from "@platform/http"
+import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer, type HttpServerResponse } from "@effect/platform"
+import { type ApiErrorInstance, type ApiVersioning, type AroundHandled, conventions, type PublicDocument } from "@platform/http"
 import { isDatabaseUnavailable } from "@platform/database"
 import { Effect, Layer } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
@@ -24,6 +24,10 @@ export interface HttpApiService<Id extends string, Groups extends HttpApiGroup.H
   readonly around?: AroundHandled
   /** The home page's links besides the docs page and the OpenAPI document. */
   readonly links?: ReadonlyArray<HomeLink>
+  /** The API itself answers `GET /` (a site's own front page): no kit home page then. */
+  readonly ownHomePage?: boolean
+  /** The error page a browser gets on the API's page routes (see ConventionsOptions.errorPage). */
+  readonly errorPage?: (error: ApiErrorInstance) => HttpServerResponse.HttpServerResponse
 }
 
 /**
@@ -44,9 +48,10 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
       { method: "GET", path: OPENAPI_PATH },
       // The docs page loads its script and styles from elsewhere; no other site may frame it.
       { method: "GET", path: DOCS_PATH, headers: { "content-security-policy": "frame-ancestors 'none'" } },
-      { method: "GET", path: HOME_PATH }
+      ...(service.ownHomePage === true ? [] : [{ method: "GET", path: HOME_PATH }])
     ],
     unavailable: isDatabaseUnavailable,
+    ...(service.errorPage === undefined ? {} : { errorPage: service.errorPage }),
     ...(service.around === undefined ? {} : { around: service.around })
   }))
   const links: ReadonlyArray<HomeLink> = [
@@ -57,7 +62,7 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
   const HttpLive = HttpApiBuilder.serve().pipe(
     // Spans per request cost more than the routes themselves; logs carry the request id instead.
     HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provide(homePage(HOME_PATH, service.name, links)),
+    Layer.provide(service.ownHomePage === true ? Layer.empty : homePage(HOME_PATH, service.name, links)),
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
     Layer.provide(ConventionsLive),

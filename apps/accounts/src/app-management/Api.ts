@@ -9,7 +9,7 @@ import { AppDisabled, AppSourceConflict, ConfigVersionConflict, UnknownApp } fro
 import { InternalAuth } from "./InternalAuth.ts"
 import { PublicSigninView, SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "../apps/signinConfig/index.ts"
 
-const AppPath = Schema.Struct({ app_id: Schema.String.pipe(Schema.maxLength(64)) })
+export const AppPath = Schema.Struct({ app_id: Schema.String.pipe(Schema.maxLength(64)) })
 const Text = (max: number, description: string) => Schema.String.pipe(Schema.maxLength(max)).annotations({ description })
 
 export const PublicApp = Schema.Struct({

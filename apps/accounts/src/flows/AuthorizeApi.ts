@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HtmlPage } from "@platform/http"
 import { Schema } from "effect"
 
 const Html = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/html" }))
@@ -15,4 +16,5 @@ export class AuthorizeApi extends HttpApiGroup.make("authorize")
       )
   )
   .annotate(OpenApi.Title, "Authorize")
+  .annotate(HtmlPage, true)
 {}

@@ -217,3 +217,26 @@ export const checkAuthorizeRequest = (
   if (Option.isNone(appId)) return Effect.succeed({ _tag: "Page", code: "invalid_request", message: "app_id is required." })
   return Effect.map(findApp(appId.value), (found) => checkAuthorize(parameters, appId.value, found))
 }
+
+/**
+ * The account site's own sign-in: the first-party app, back to a page of the site. Nothing is
+ * registered to check: the site is this service, and the redirect_uri is made here, never sent.
+ */
+export const siteSigninRequest = (app: AppRow, redirectUri: string): CheckedAuthorizeRequest => ({
+  _tag: "Valid",
+  app,
+  [checkedByRules]: true,
+  request: {
+    app_id: app.app_id,
+    redirect_uri: redirectUri,
+    state: null,
+    code_challenge: null,
+    code_challenge_method: null,
+    scopes: [],
+    nonce: null,
+    prompt: [],
+    intent: "signin",
+    method: null,
+    max_age: null
+  }
+})

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { AccountSummary } from "../accounts/AccountSummary.ts"
-import { Branding, Copy } from "../apps/signinConfig/SigninConfig.ts"
+import type { AppRow } from "../apps/AppRecord.ts"
+import { Branding, Copy, type SigninConfig } from "../apps/signinConfig/SigninConfig.ts"
 import { DetailName, Method } from "../apps/signinConfig/fields.ts"
 import { Prompt } from "./AuthorizeRequest.ts"
 import { ContactField, FlowError } from "./FlowState.ts"
@@ -96,3 +97,15 @@ export const ProviderStartResponse = Schema.Struct({
   flow: FlowView,
   authorization_url: Schema.String.annotations({ description: "where the browser goes next: the identity provider" })
 }).annotations({ identifier: "FlowProviderStart" })
+
+/** FlowView's `app`: the app as its sign-in page shows it, with the branding and copy of `config`. */
+export const flowAppOf = (app: AppRow, config: SigninConfig): FlowView["app"] => ({
+  app_id: app.app_id,
+  name: app.name,
+  logo_url: app.logo_url,
+  logo_dark_url: app.logo_dark_url,
+  homepage_url: app.homepage_url,
+  branding: config.branding,
+  copy: config.copy,
+  first_party: app.source === "first_party"
+})

@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HtmlPage } from "@platform/http"
 import { Schema } from "effect"
 
 const Html = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/html" }))
@@ -28,4 +29,5 @@ export class SigninPagesApi extends HttpApiGroup.make("signinPages")
       )
   )
   .annotate(OpenApi.Title, "Hosted sign-in pages")
+  .annotate(HtmlPage, true)
 {}

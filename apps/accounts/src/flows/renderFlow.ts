@@ -13,7 +13,7 @@ import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import { type DetailValues, grantedDetails } from "./detailPages.ts"
 import type { FlowRow } from "./FlowRow.ts"
 import { type SentCode, type SignupStarted, Step, type StepOf } from "./FlowState.ts"
-import type { FlowView } from "./FlowView.ts"
+import { flowAppOf, type FlowView } from "./FlowView.ts"
 import { Memberships } from "./Memberships.ts"
 
 const LABELS: Readonly<Record<DetailName, string>> = {
@@ -130,16 +130,7 @@ export const makeFlowRendering = Effect.gen(function*() {
         id: row.id,
         step: step._tag,
         expires_at: row.expires_at.toISOString(),
-        app: {
-          app_id: app.app_id,
-          name: app.name,
-          logo_url: app.logo_url,
-          logo_dark_url: app.logo_dark_url,
-          homepage_url: app.homepage_url,
-          branding: app.signin_config.branding,
-          copy: app.signin_config.copy,
-          first_party: app.source === "first_party"
-        },
+        app: flowAppOf(app, app.signin_config),
         methods: enabledMethods(app.signin_config).filter(methodOffered(registry, app)),
         signed_in_as: Option.getOrNull(Option.map(account, accountSummary)),
         challenge: shown.challenge,

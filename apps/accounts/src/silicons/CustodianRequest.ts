@@ -6,6 +6,9 @@ import { AccountSummary, accountSummary, SummaryRow } from "../accounts/AccountS
 /** Custodian requests last 14 days (spec 1, Lifetimes). */
 export const CUSTODIAN_REQUEST_DAYS = 14
 
+/** The account site's page where a Carbon accepts or declines: the custodian's message links straight to it. */
+export const CUSTODY_PAGE_PATH = "/account/custody"
+
 export const RequestKind = Schema.Literal("initial", "transfer")
 export const RequestStatus = Schema.Literal("pending", "accepted", "declined", "expired", "cancelled")
 export type RequestStatus = typeof RequestStatus.Type

@@ -8,7 +8,7 @@ import { IdsRepo } from "../accounts/IdsRepo.ts"
 import { AccountsConfig } from "../config.ts"
 import { now } from "@platform/service"
 import type { CustodianAddress } from "./custodianAddress.ts"
-import { CUSTODIAN_REQUEST_DAYS, type CustodianRequestRow } from "./CustodianRequest.ts"
+import { CUSTODIAN_REQUEST_DAYS, CUSTODY_PAGE_PATH, type CustodianRequestRow } from "./CustodianRequest.ts"
 import { CustodianRequestsRepo, type LockedRequest } from "./CustodianRequestsRepo.ts"
 import {
   AlreadyCustodian,
@@ -129,7 +129,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           yield* notifyTo(to, {
             subject: `${input.displayName} asks you to be its custodian`,
             text: `The Silicon ${input.displayName} (si:${input.handle}) asks you to be its custodian. ` +
-              `Sign in at ${config.publicUrl} to accept or decline within ${CUSTODIAN_REQUEST_DAYS} days; ` +
+              `Accept or decline at ${config.publicUrl}${CUSTODY_PAGE_PATH} within ${CUSTODIAN_REQUEST_DAYS} days; ` +
               "if you do nothing, it is deleted then."
           })
           return silicon
@@ -254,8 +254,8 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           yield* notifyTo(to, {
             subject: `${silicon.value.display_name} is being handed over to you`,
             text: `You are asked to become the custodian of the Silicon ${silicon.value.display_name} ` +
-              `(${formatAccountId({ kind: "silicon", handle: silicon.value.handle ?? "" })}). Sign in at ` +
-              `${config.publicUrl} to accept or decline within ${CUSTODIAN_REQUEST_DAYS} days.`
+              `(${formatAccountId({ kind: "silicon", handle: silicon.value.handle ?? "" })}). Accept or decline at ` +
+              `${config.publicUrl}${CUSTODY_PAGE_PATH} within ${CUSTODIAN_REQUEST_DAYS} days.`
           })
         })).pipe(
           Effect.catchTags({

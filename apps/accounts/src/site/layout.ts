@@ -47,6 +47,8 @@ export interface PageOptions {
   readonly body: Html
   readonly status?: number
   readonly headers?: Readonly<Record<string, string>>
+  /** A page of the signed-in person's account: wider, with the site's navigation above the card and its own script. */
+  readonly account?: { readonly nav: Html }
 }
 
 /** A page of the account site: the app's colors, its logo on a card, its legal links below. */
@@ -62,9 +64,11 @@ export const sitePage = (options: PageOptions): HttpServerResponse.HttpServerRes
 <link rel="stylesheet" href="${assetUrl("site.css")}">
 <style>${trusted(style)}</style>
 <script src="${assetUrl("site.js")}" defer></script>
+${options.account === undefined ? null : html`<script src="${assetUrl("account.js")}" defer></script>`}
 </head>
 <body>
-<main class="shell">
+<main class="shell${options.account === undefined ? "" : " wide"}">
+${options.account?.nav}
 <div class="card">
 <header class="brand">${logo(brand)}</header>
 ${options.body}
@@ -97,4 +101,16 @@ export const errorPage = (
 <div class="alert" role="alert"><p>${message}</p></div>
 <p class="muted">${advice}</p>
 <p class="muted small">Error code: <code>${code}</code></p>`
+  })
+
+/** A request the conventions refused before any page existed (a wrong method, a body too large, a bad query), for a browser. */
+export const requestErrorPage = (error: { readonly status: number; readonly code: string; readonly message: string }) =>
+  sitePage({
+    title: "Error",
+    brand: siteBrand,
+    status: error.status,
+    body: html`<h1>This page could not be shown</h1>
+<div class="alert" role="alert"><p>${error.message}</p></div>
+<p class="muted">Go back and try again.</p>
+<p class="muted small">Error code: <code>${error.code}</code></p>`
   })

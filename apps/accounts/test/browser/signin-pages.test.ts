@@ -4,12 +4,12 @@ import { Effect, Option } from "effect"
 import * as client from "openid-client"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
 import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
-import { expectAccessible, expectPageHeaders, launchChromium, recordPages, screenshots, tabTo } from "../support/chromium.ts"
+import { expectAccessible, expectPageHeaders, freshPage, launchChromium, recordPages, screenshots, tabTo } from "../support/chromium.ts"
 import { fetchAnswer } from "../support/http.ts"
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
@@ -89,14 +89,7 @@ const authorization = (config: client.Configuration, scope = "openid profile ema
   })
 
 /** A fresh browser context (its own cookies). */
-const newPage = () =>
-  Effect.acquireRelease(
-    promise(async () => {
-      const context = await chromium.newContext({ viewport: { width: 1280, height: 900 } })
-      return { context, page: await context.newPage() }
-    }),
-    ({ context }: { context: BrowserContext; page: Page }) => promise(() => context.close())
-  )
+const newPage = () => freshPage(chromium)
 
 const heading = (page: Page, text: string | RegExp) => page.getByRole("heading", { level: 1, name: text }).waitFor()
 

@@ -1,8 +1,9 @@
 import { expect } from "@effect/vitest"
+import { Effect } from "effect"
 import axe from "axe-core"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { type Browser, chromium, type Page, type Response } from "playwright-core"
+import { type Browser, type BrowserContext, chromium, type Page, type Response } from "playwright-core"
 
 /** Debian's Chromium (never a downloaded browser), headless. */
 export const launchChromium = (): Promise<Browser> =>
@@ -71,3 +72,13 @@ export const tabTo = async (page: Page, selector: string) => {
   }
   throw new Error(`Tab never reached ${selector}`)
 }
+
+/** A fresh context of `browser` (its own cookies) and a page in it, closed with the scope. */
+export const freshPage = (browser: Browser) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      return { context, page: await context.newPage() }
+    }),
+    ({ context }: { context: BrowserContext; page: Page }) => Effect.promise(() => context.close())
+  )
