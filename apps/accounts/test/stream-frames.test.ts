@@ -32,10 +32,14 @@ const parked = (fiber: Fiber.RuntimeFiber<void>) =>
  * Opens a stream for `receiver` and collects its frames as they are sent. `steps(count, seconds)` moves
  * the clock, each step once the stream waits for it, and returns once the stream has done its last look.
  */
-const collect = (receiver: string, recheck: Effect.Effect<Option.Option<ClosedReason>> = Effect.succeedNone) =>
+const collect = (
+  receiver: string,
+  recheck: Effect.Effect<Option.Option<ClosedReason>> = Effect.succeedNone,
+  types?: ReadonlyArray<string>
+) =>
   Effect.gen(function*() {
     const streams = yield* EventStreams
-    const opened = yield* streams.open({ receiver, types: undefined, from: undefined, recheck })
+    const opened = yield* streams.open({ receiver, types, from: undefined, recheck })
     const frames: Array<string> = []
     const fiber = yield* opened.start((frame) => Effect.sync(() => frames.push(frame)))
     yield* parked(fiber)
@@ -69,7 +73,7 @@ layer(StreamsTest)("the stream's rhythm, on the test clock", (it) => {
       yield* atNow
       const carbon = yield* createCarbon()
       const receiver = `account:${carbon.uuid}`
-      const { frames, seconds } = yield* collect(receiver)
+      const { fiber, frames, seconds } = yield* collect(receiver)
       expect(frames).toEqual([expect.stringMatching(/^retry: 5000\nid: \d+\.0\n\n$/)])
       yield* seconds(14)
       expect(frames).toHaveLength(1)
@@ -84,6 +88,31 @@ layer(StreamsTest)("the stream's rhythm, on the test clock", (it) => {
       expect(frames).toHaveLength(3)
       yield* seconds(1)
       expect(frames.slice(3)).toEqual([": heartbeat\n\n"])
+      // The next test sets the clock back: no stream may keep the process's ticker waiting for a later time.
+      yield* Fiber.interrupt(fiber)
+    }))
+
+  it.effect("streams that look at the same tick read together, each its own receiver's events of its own types", () =>
+    Effect.gen(function*() {
+      yield* atNow
+      const [ada, bob] = [yield* createCarbon(), yield* createCarbon()]
+      const adaAll = yield* collect(`account:${ada.uuid}`)
+      const adaDeleted = yield* collect(`account:${ada.uuid}`, Effect.succeedNone, ["account.deleted"])
+      const bobAll = yield* collect(`account:${bob.uuid}`)
+      const sent = {
+        adaPing: yield* insertFeedEvent({ receiver: `account:${ada.uuid}`, accountUuid: ada.uuid }),
+        bobPing: yield* insertFeedEvent({ receiver: `account:${bob.uuid}`, accountUuid: bob.uuid }),
+        adaDeleted: yield* insertFeedEvent({ receiver: `account:${ada.uuid}`, accountUuid: ada.uuid, type: "account.deleted" })
+      }
+      yield* untilSettled
+      yield* adaAll.seconds(1)
+      yield* Effect.forEach([adaDeleted, bobAll], (stream) => parked(stream.fiber))
+      const dataOf = (frames: ReadonlyArray<string>) =>
+        frames.slice(1).map((frame) => JSON.parse(frame.split("\ndata: ")[1]!))
+      expect(dataOf(adaAll.frames)).toEqual([sent.adaPing, sent.adaDeleted])
+      expect(dataOf(adaDeleted.frames)).toEqual([sent.adaDeleted])
+      expect(dataOf(bobAll.frames)).toEqual([sent.bobPing])
+      yield* Effect.forEach([adaAll, adaDeleted, bobAll], (stream) => Fiber.interrupt(stream.fiber))
     }))
 
   it.effect("after an hour: stream.closed with reason max_duration, and the end", () =>
