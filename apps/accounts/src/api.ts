@@ -10,6 +10,7 @@ import { DiscoveryApi } from "./discovery/Api.ts"
 import { EventStreamApi } from "./stream/Api.ts"
 import { FlowsApi } from "./flows/Api.ts"
 import { HistoryApi } from "./history/Api.ts"
+import { ImportsApi } from "./imports/Api.ts"
 import { LookupsApi } from "./lookups/Api.ts"
 import { AuthorizeApi } from "./flows/AuthorizeApi.ts"
 import { SigninPagesApi } from "./flows/PagesApi.ts"
@@ -74,7 +75,8 @@ export class AccountsApi extends withConventionErrors(
     .add(ProofsApi)
     .add(AppProofsApi)
     .add(MyProofsApi)
-    .add(AccountVerificationApi),
+    .add(AccountVerificationApi)
+    .add(ImportsApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

@@ -23,6 +23,7 @@ import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
 import { OpenStreamsMigration } from "./stream/OpenStreamsMigration.ts"
 import { ShortLivedTokensMigration } from "./short-lived-tokens/ShortLivedTokensMigration.ts"
 import { ProofsMigration } from "./proofs/ProofsMigration.ts"
+import { ImportsMigration } from "./imports/ImportsMigration.ts"
 
 /**
  * The accounts database, in the order it was built. Append only: a migration
@@ -54,5 +55,6 @@ export const accountsMigrations: Migrations = {
   "0023_app_id_token_alg": AppsIdTokenAlgMigration,
   "0024_id_changes_photos_deletion": ProfileMigration,
   "0025_short_lived_tokens": ShortLivedTokensMigration,
-  "0026_proofs": ProofsMigration
+  "0026_proofs": ProofsMigration,
+  "0027_imports": ImportsMigration
 }

@@ -13,6 +13,7 @@ import { DeviceLive } from "./device/Http.ts"
 import { discoveryFromMemory, DiscoveryLive } from "./discovery/Http.ts"
 import { FlowsLive } from "./flows/Http.ts"
 import { HistoryLive } from "./history/Http.ts"
+import { ImportsLive } from "./imports/Http.ts"
 import { LookupsLive } from "./lookups/Http.ts"
 import { MeLive } from "./me/Http.ts"
 import { PhotosLive } from "./profile/Http.ts"
@@ -46,7 +47,7 @@ const TokenGrantsLive = ShortLivedTokenGrantLive.pipe(
 export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
   MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
-  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive,
+  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive, ImportsLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 

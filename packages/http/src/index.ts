@@ -15,6 +15,7 @@ export {
   type ExtraRoute,
   makeRouteTable,
   MaxBodyBytes,
+  StreamedBody,
   type Route,
   type RouteTable
 } from "./RouteTable.ts"
