@@ -1,9 +1,11 @@
 import { expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
 import { RateLimiter } from "@platform/rate-limit"
 import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { createCarbon } from "./support/carbons.ts"
 import { type CsvAnswer, gate, postCsv } from "./support/csvUpload.ts"
-import { makeFlowAppWithSecret, run } from "./support/flows.ts"
+import { accountOfCode, browser, makeFlowAppWithSecret, run, setSigninConfig, startFlow, verifyCode } from "./support/flows.ts"
 
 /** An app that may import (Basic credentials), with its routes. */
 const importingApp = Effect.gen(function*() {
@@ -245,3 +247,67 @@ layer(AccountsTest({ importWaitSeconds: 1, importTimeBudgetSeconds: 2 }), { excl
       }))
   }
 )
+
+/** The imported account of `externalId` and its membership with the importing app. */
+const importedAccount = (appId: string, externalId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ account_uuid: string; status: string }>`
+      SELECT ia.account_uuid, m.status FROM imported_accounts ia
+      JOIN memberships m ON m.app_id = ia.app_id AND m.account_uuid = ia.account_uuid
+      WHERE ia.app_id = ${appId} AND ia.external_id = ${externalId}
+    `).pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
+
+/** A new flow of `appId` (scope openid) in which the browser proves `address` by the code the test mailbox received. */
+const proveAddress = (appId: string, channel: "email" | "phone", address: string) =>
+  Effect.gen(function*() {
+    const b = yield* browser
+    const flowId: string = (yield* startFlow(b, appId)).body.flow.id
+    const sent = yield* run(() => b.post(`/v1/flows/${flowId}/code`, { channel, destination: address }))
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    const verified = yield* verifyCode(b, flowId, address)
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200)
+    return { b, flow: verified.body.flow }
+  })
+
+layer(AccountsTest(), { excludeTestServices: true })("CSV imports: finishing an import", (it) => {
+  it.effect.each([
+    { channel: "email", address: "ada@claim.example", other: "bob@claim.example" },
+    { channel: "phone", address: "+14155550177", other: "+14155550178" }
+  ] as const)("a sign-up with an imported $channel finishes the import: same uuid, membership active, one fewer unclaimed", ({ address, channel, other }) =>
+    Effect.gen(function*() {
+      const app = yield* importingApp
+      if (channel === "phone") yield* setSigninConfig(app.appId, ["methods", "phone"], true)
+      expectCreated(yield* app.send(`external_id,${channel},display_name\nada-1,${address},Ada Imported\nbob-1,${other},Bob\n`))
+      const imported = yield* importedAccount(app.appId, "ada-1")
+      expect(imported.status).toBe("imported")
+      expect((yield* app.get("")).body.stats).toMatchObject({ users: 2, imported_unclaimed: 2 })
+
+      const { b, flow } = yield* proveAddress(app.appId, channel, address)
+      // An unverified imported address signs nobody in: the person signs up, and that finishes the import.
+      expect(flow).toMatchObject({
+        step: "signup",
+        signed_in_as: null,
+        signup: { finishing_import: true, imported_by: { app_id: app.appId, name: "Flow App" }, display_name: "Ada Imported" }
+      })
+      expect(b.cookies.has("sa_session")).toBe(false)
+
+      const done = yield* run(() => b.post(`/v1/flows/${flow.id}/signup`, { display_name: "Ada Lovelace" }))
+      expect(done.status, JSON.stringify(done.body)).toBe(200)
+      expect(done.body.flow).toMatchObject({ step: "complete", signed_in_as: { kind: "carbon", display_name: "Ada Lovelace" } })
+      expect(yield* accountOfCode(done.body.flow.redirect_to)).toBe(imported.account_uuid)
+      expect(yield* importedAccount(app.appId, "ada-1")).toEqual({ account_uuid: imported.account_uuid, status: "active" })
+      expect((yield* app.get("")).body.stats).toMatchObject({ users: 2, imported_unclaimed: 1 })
+    }))
+
+  it.effect("an imported email verified on another account signs that account in; the imported account stays unclaimed", () =>
+    Effect.gen(function*() {
+      const owner = yield* createCarbon({ email: "owner@claim.example" })
+      const app = yield* importingApp
+      expectCreated(yield* app.send("external_id,email\nowner-1,owner@claim.example\n"))
+      const { flow } = yield* proveAddress(app.appId, "email", "owner@claim.example")
+      expect(flow).toMatchObject({ step: "complete", signup: null })
+      expect(yield* accountOfCode(flow.redirect_to)).toBe(owner.uuid)
+      expect((yield* importedAccount(app.appId, "owner-1")).status).toBe("imported")
+      expect((yield* app.get("")).body.stats).toMatchObject({ imported_unclaimed: 1 })
+    }))
+})
