@@ -12,6 +12,7 @@ import { DiscoveryApi } from "./discovery/Api.ts"
 import { EventStreamApi } from "./stream/Api.ts"
 import { FlowsApi } from "./flows/Api.ts"
 import { HistoryApi } from "./history/Api.ts"
+import { ImportsApi } from "./imports/Api.ts"
 import { LookupsApi } from "./lookups/Api.ts"
 import { AuthorizeApi } from "./flows/AuthorizeApi.ts"
 import { SigninPagesApi } from "./flows/PagesApi.ts"
@@ -80,7 +81,8 @@ export class AccountsApi extends withConventionErrors(
     .add(AppProofsApi)
     .add(MyProofsApi)
     .add(AccountVerificationApi)
-    .add(FederationsApi),
+    .add(FederationsApi)
+    .add(ImportsApi),
   accountsVersioning
 )
   .annotate(OpenApi.Title, "Accounts")

@@ -49,6 +49,10 @@ export interface AccountsSettings extends ServiceSettings {
   readonly keysRefreshSeconds: number
   /** Event streams open at once in this process (spec 1, Limits: 500 per server). */
   readonly streamsPerServer: number
+  /** How long a CSV import waits for one of the server's 2 parse slots before 503 imports_busy (spec 1: 30 seconds). */
+  readonly importWaitSeconds: number
+  /** Time budget of one CSV import request (spec 1: 5 minutes). */
+  readonly importTimeBudgetSeconds: number
   readonly idpA: IdpASettings
   readonly idpB: IdpBSettings
 }
@@ -102,6 +106,14 @@ const ownSettings = Config.all({
   streamsPerServer: Config.integer("STREAMS_PER_SERVER").pipe(
     Config.validate({ message: "must be between 1 and 100000", validation: (n) => n >= 1 && n <= 100_000 }),
     Config.withDefault(500)
+  ),
+  importWaitSeconds: Config.integer("IMPORT_WAIT_SECONDS").pipe(
+    Config.validate({ message: "must be between 1 and 300", validation: (n) => n >= 1 && n <= 300 }),
+    Config.withDefault(30)
+  ),
+  importTimeBudgetSeconds: Config.integer("IMPORT_TIME_BUDGET_SECONDS").pipe(
+    Config.validate({ message: "must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3600 }),
+    Config.withDefault(300)
   ),
   idpAIssuer: issuerSetting("IDP_A_ISSUER", IDP_A_DEFAULT_ISSUER),
   idpAClientId: Config.option(Config.string("IDP_A_CLIENT_ID")),

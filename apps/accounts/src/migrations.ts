@@ -24,6 +24,7 @@ import { OpenStreamsMigration } from "./stream/OpenStreamsMigration.ts"
 import { ShortLivedTokensMigration } from "./short-lived-tokens/ShortLivedTokensMigration.ts"
 import { ProofsMigration } from "./proofs/ProofsMigration.ts"
 import { FederationsMigration } from "./federations/FederationsMigration.ts"
+import { ImportsMigration } from "./imports/ImportsMigration.ts"
 
 /**
  * The accounts database, in the order it was built. Append only: a migration
@@ -56,5 +57,6 @@ export const accountsMigrations: Migrations = {
   "0024_id_changes_photos_deletion": ProfileMigration,
   "0025_short_lived_tokens": ShortLivedTokensMigration,
   "0026_proofs": ProofsMigration,
-  "0027_silicon_federations": FederationsMigration
+  "0027_silicon_federations": FederationsMigration,
+  "0028_imports": ImportsMigration
 }

@@ -17,6 +17,7 @@ import { FederatedGrantsLive } from "./federations/federatedGrants.ts"
 import { FederationsLive } from "./federations/Http.ts"
 import { FlowsLive } from "./flows/Http.ts"
 import { HistoryLive } from "./history/Http.ts"
+import { ImportsLive } from "./imports/Http.ts"
 import { LookupsLive } from "./lookups/Http.ts"
 import { MeLive } from "./me/Http.ts"
 import { PhotosLive } from "./profile/Http.ts"
@@ -53,7 +54,7 @@ export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
   MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
   AccountSiteLive, SigninConfigPreviewLive, AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive,
-  FederationsLive,
+  FederationsLive, ImportsLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 

@@ -1,4 +1,4 @@
-import { type HttpApi, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApi, type HttpApiSchema, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either, Option, Schema } from "effect"
 import type { ApiErrorInstance } from "./ApiError.ts"
@@ -57,6 +57,70 @@ type Prepared =
   | { readonly _tag: "Ready"; readonly request: HttpServerRequest.HttpServerRequest; readonly json: unknown }
   | { readonly _tag: "Refused"; readonly error: ApiErrorInstance; readonly closeConnection: boolean }
 
+type MediaTypeChecked =
+  | { readonly _tag: "Accepted"; readonly kind: HttpApiSchema.Encoding["kind"]; readonly empty: boolean }
+  | Extract<Prepared, { _tag: "Refused" }>
+
+/** The body's media type is one the route takes (an empty body may omit it). */
+const mediaTypeCheck = (
+  request: HttpServerRequest.HttpServerRequest,
+  route: Route,
+  empty: boolean
+): MediaTypeChecked => {
+  const expected = [...route.bodyTypes.keys()]
+  const header = request.headers["content-type"]
+  if (header === undefined && !empty) {
+    return {
+      _tag: "Refused",
+      closeConnection: false,
+      error: new InvalidContentType({
+        message: `A request body needs a Content-Type header (${expected.join(" or ")}).`,
+        details: { expected }
+      })
+    }
+  }
+  const mediaType = header === undefined ? expected[0]! : mediaTypeOf(header)
+  if (mediaType === undefined) {
+    return {
+      _tag: "Refused",
+      closeConnection: false,
+      error: new InvalidContentType({ message: "The Content-Type header is not a valid media type.", details: { expected } })
+    }
+  }
+  const kind = route.bodyTypes.get(mediaType)
+  if (kind === undefined) {
+    return {
+      _tag: "Refused",
+      closeConnection: false,
+      error: new UnsupportedMediaType({
+        message: `This route does not take ${mediaType}; send ${expected.join(" or ")}.`,
+        details: { received: mediaType, expected }
+      })
+    }
+  }
+  return { _tag: "Accepted", kind, empty }
+}
+
+const tooLarge = (route: Route): Prepared => ({
+  _tag: "Refused",
+  closeConnection: true,
+  error: new PayloadTooLarge({
+    message: `The request body is larger than this route's limit of ${route.maxBodyBytes} bytes.`,
+    details: { limit_bytes: route.maxBodyBytes }
+  })
+})
+
+/**
+ * A streamed body (StreamedBody) is left unread for its handler: only a declared size over the
+ * limit and the media type are checked here.
+ */
+const checkStreamedBody = (request: HttpServerRequest.HttpServerRequest, route: Route): Prepared => {
+  const declared = Number(request.headers["content-length"])
+  if (Number.isFinite(declared) && declared > route.maxBodyBytes) return tooLarge(route)
+  const media = mediaTypeCheck(request, route, declared === 0)
+  return media._tag === "Refused" ? media : { _tag: "Ready", request, json: undefined }
+}
+
 /** Reads and checks the body of a route that takes one: size, media type, JSON syntax. */
 const prepareBody = (
   request: HttpServerRequest.HttpServerRequest,
@@ -64,48 +128,10 @@ const prepareBody = (
 ): Effect.Effect<Prepared> =>
   Effect.gen(function*() {
     const read = yield* readBody(NodeHttpServerRequest.toIncomingMessage(request), route.maxBodyBytes)
-    if (read._tag !== "Read") {
-      return {
-        _tag: "Refused",
-        closeConnection: true,
-        error: new PayloadTooLarge({
-          message: `The request body is larger than this route's limit of ${route.maxBodyBytes} bytes.`,
-          details: { limit_bytes: route.maxBodyBytes }
-        })
-      }
-    }
-    const expected = [...route.bodyTypes.keys()]
-    const header = request.headers["content-type"]
-    const empty = read.bytes.length === 0
-    if (header === undefined && !empty) {
-      return {
-        _tag: "Refused",
-        closeConnection: false,
-        error: new InvalidContentType({
-          message: `A request body needs a Content-Type header (${expected.join(" or ")}).`,
-          details: { expected }
-        })
-      }
-    }
-    const mediaType = header === undefined ? expected[0]! : mediaTypeOf(header)
-    if (mediaType === undefined) {
-      return {
-        _tag: "Refused",
-        closeConnection: false,
-        error: new InvalidContentType({ message: "The Content-Type header is not a valid media type.", details: { expected } })
-      }
-    }
-    const kind = route.bodyTypes.get(mediaType)
-    if (kind === undefined) {
-      return {
-        _tag: "Refused",
-        closeConnection: false,
-        error: new UnsupportedMediaType({
-          message: `This route does not take ${mediaType}; send ${expected.join(" or ")}.`,
-          details: { received: mediaType, expected }
-        })
-      }
-    }
+    if (read._tag !== "Read") return tooLarge(route)
+    const media = mediaTypeCheck(request, route, read.bytes.length === 0)
+    if (media._tag === "Refused") return media
+    const { empty, kind } = media
     if (kind !== "Json") {
       const problems = kind === "UrlParams" ? formTextProblems(read.bytes.toString("utf8")) : {}
       // Without a Content-Type the router reads the body as JSON: an empty form is then no parameters.
@@ -206,7 +232,8 @@ export const conventions = (options: ConventionsOptions) => {
           })
         const failed = { request, path, route, table, requestId, bodyDecodes, unavailable, pageFormat }
         const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed, "app"))
-        const wrapped = around === undefined ? handled : around(request, handled)
+        // A streamed body cannot be fingerprinted or replayed without buffering it: no `around` (idempotency).
+        const wrapped = around === undefined || route?.streamedBody === true ? handled : around(request, handled)
         const answered = wrapped === handled
           ? handled
           : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed, "conventions"))
@@ -226,7 +253,8 @@ export const conventions = (options: ConventionsOptions) => {
       const refusal = parameterRefusal(route, path, original.url)
       if (refusal !== undefined) return finish(respondWithError(refusal, formatFor(route.errorFormat)))
       if (route.bodyTypes.size === 0) return run(original, undefined)
-      return Effect.flatMap(prepareBody(original, route), (prepared) => {
+      const prepare = route.streamedBody ? Effect.succeed(checkStreamedBody(original, route)) : prepareBody(original, route)
+      return Effect.flatMap(prepare, (prepared) => {
         if (prepared._tag === "Ready") return run(prepared.request, prepared.json)
         if (prepared.closeConnection) headers["connection"] = "close"
         return finish(respondWithError(prepared.error, formatFor(route.errorFormat)))

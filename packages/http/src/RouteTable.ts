@@ -13,10 +13,18 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
  */
 export class HtmlPage extends Context.Tag("@platform/http/HtmlPage")<HtmlPage, true>() {}
 
+/**
+ * The route's handler reads its body as a stream (a CSV import): the conventions check the declared
+ * size and the media type but read nothing, and the handler enforces MaxBodyBytes as it reads.
+ */
+export class StreamedBody extends Context.Tag("@platform/http/StreamedBody")<StreamedBody, true>() {}
+
 export interface Route {
   readonly method: string
   readonly path: string
   readonly maxBodyBytes: number
+  /** The handler reads the body itself, as a stream (see StreamedBody). */
+  readonly streamedBody: boolean
   /** Accepted media types of the body, with the kind each decodes as; empty when the route takes no body. */
   readonly bodyTypes: ReadonlyMap<string, HttpApiSchema.Encoding["kind"]>
   readonly pathSchema: Option.Option<Schema.Schema.AnyNoContext>
@@ -83,6 +91,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         maxBodyBytes: Context.getOption(mergedAnnotations, MaxBodyBytes).pipe(
           Option.getOrElse(() => DEFAULT_MAX_BODY_BYTES)
         ),
+        streamedBody: Option.isSome(Context.getOption(mergedAnnotations, StreamedBody)),
         bodyTypes: endpoint.method === "GET" ? new Map() : bodyTypes,
         pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
@@ -109,6 +118,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       method,
       path,
       maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      streamedBody: false,
       bodyTypes: new Map(),
       pathSchema: Option.none(),
       urlParamsSchema: Option.none(),

@@ -16,6 +16,7 @@ export {
   HtmlPage,
   makeRouteTable,
   MaxBodyBytes,
+  StreamedBody,
   type Route,
   type RouteTable
 } from "./RouteTable.ts"

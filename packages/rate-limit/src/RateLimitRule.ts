@@ -22,8 +22,8 @@ const describeWindow = (seconds: number): string =>
     : `${seconds} seconds`
 
 /**
- * Counts one hit of `subject` (an address, an account uuid, …) against the
- * rule, across every process on the database; refuses with 429 rate_limited
+ * Counts one hit of `subject` (an address, an account uuid, …), or `cost` hits (rows of an
+ * import), against the rule, across every process on the database; refuses with 429 rate_limited
  * naming the limit, with Retry-After, once the window is full.
  */
 const windowSecondsOf = (rule: RateLimitRule): number => Math.round(Duration.toSeconds(Duration.decode(rule.window)))
@@ -31,10 +31,11 @@ const windowSecondsOf = (rule: RateLimitRule): number => Math.round(Duration.toS
 export const enforceRateLimit = (
   limiter: RateLimiterService,
   rule: RateLimitRule,
-  subject: string
+  subject: string,
+  cost = 1
 ): Effect.Effect<void, RateLimited> => {
   const windowSeconds = windowSecondsOf(rule)
-  return limiter.hit({ key: `${rule.id}:${subject}`, limit: rule.limit, windowSeconds }).pipe(
+  return limiter.hit({ key: `${rule.id}:${subject}`, limit: rule.limit, windowSeconds, cost }).pipe(
     Effect.orDie,
     Effect.flatMap((decision) =>
       decision.allowed ? Effect.void : Effect.fail(

@@ -12,6 +12,8 @@ export interface RateLimitHit {
   readonly limit: number
   /** Window length; windows are aligned to the Unix epoch. */
   readonly windowSeconds: number
+  /** How many hits this one counts for (the rows of an import); default 1. */
+  readonly cost?: number | undefined
 }
 
 export interface RateLimitDecision {
@@ -45,10 +47,11 @@ const decodeCountRows = rowsDecoder(CountRow)
 
 const validateHit = (input: RateLimitHit): Effect.Effect<void> =>
   Number.isSafeInteger(input.limit) && input.limit >= 0 &&
-    Number.isSafeInteger(input.windowSeconds) && input.windowSeconds > 0
+    Number.isSafeInteger(input.windowSeconds) && input.windowSeconds > 0 &&
+    (input.cost === undefined || (Number.isSafeInteger(input.cost) && input.cost >= 1))
     ? Effect.void
     : Effect.dieMessage(
-      `RateLimiter.hit: limit must be an integer >= 0 and windowSeconds an integer > 0 (key ${input.key})`
+      `RateLimiter.hit: limit must be an integer >= 0, windowSeconds an integer > 0 and cost an integer >= 1 (key ${input.key})`
     )
 
 export const makeRateLimiter: Effect.Effect<RateLimiterService, never, SqlClient.SqlClient> = Effect.gen(
@@ -58,16 +61,17 @@ export const makeRateLimiter: Effect.Effect<RateLimiterService, never, SqlClient
     const hit = (input: RateLimitHit): Effect.Effect<RateLimitDecision, SqlError> =>
       Effect.gen(function*() {
         yield* validateHit(input)
+        const cost = input.cost ?? 1
         const nowMillis = yield* Clock.currentTimeMillis
         const window = fixedWindowAt(nowMillis, input.windowSeconds)
         const rows = yield* sql`
           INSERT INTO rate_limit_windows (key_digest, window_seconds, window_start, window_end, count)
           VALUES (
             ${rateLimitKeyDigest(input.key)}, ${input.windowSeconds},
-            ${new Date(window.startMillis)}, ${new Date(window.endMillis)}, 1
+            ${new Date(window.startMillis)}, ${new Date(window.endMillis)}, ${cost}
           )
           ON CONFLICT (key_digest, window_seconds, window_start)
-          DO UPDATE SET count = rate_limit_windows.count + 1
+          DO UPDATE SET count = rate_limit_windows.count + ${cost}
           RETURNING count
         `.pipe(Effect.flatMap(decodeCountRows))
         const count = rows[0]?.count ?? Number.POSITIVE_INFINITY

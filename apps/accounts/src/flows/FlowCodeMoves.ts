@@ -28,6 +28,7 @@ import { type ContactField, type FlowState, type SentCode, Step, type StepOf } f
 import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { reportingProfileChanges } from "../events/profileChanges.ts"
 import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
+import { ImportClaims } from "../imports/ImportClaims.ts"
 
 const sentCode = (channel: ContactField, destination: string, challenge: VerificationChallenge): SentCode => ({
   challenge_id: challenge.challenge_id,
@@ -72,6 +73,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     const contacts = yield* ContactsRepo
     const sessions = yield* BrowserSessions
     const signups = yield* SignupSessions
+    const claims = yield* ImportClaims
     const limiter = yield* RateLimiter
     const identities = yield* LinkedIdentities
     const sql = yield* SqlClient.SqlClient
@@ -178,14 +180,22 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         if (found.value.expires_at.getTime() <= loaded.at.getTime()) {
           return yield* new SignupExpired({ message: "This sign-up has expired.", hint: "Verify the address again." })
         }
+        const newCarbon = (accountId: string) => ({
+          id: accountId,
+          displayName: input.display_name,
+          timezone: input.timezone ?? state.timezone ?? "UTC",
+          dob: input.dob,
+          ...(found.value.channel === "email" ? { email: found.value.address } : { phone: found.value.address })
+        })
+        // Finishing an import: the imported account becomes this person's, unless another sign-up took it first.
+        const imported = started.imported
         const create = (accountId: string) =>
-          accounts.createCarbon({
-            id: accountId,
-            displayName: input.display_name,
-            timezone: input.timezone ?? state.timezone ?? "UTC",
-            dob: input.dob,
-            ...(found.value.channel === "email" ? { email: found.value.address } : { phone: found.value.address })
-          })
+          imported === null
+            ? accounts.createCarbon(newCarbon(accountId))
+            : Effect.flatMap(
+              claims.claim(imported.account_uuid, { ...newCarbon(accountId), channel: found.value.channel, address: found.value.address }),
+              Option.match({ onNone: () => accounts.createCarbon(newCarbon(accountId)), onSome: Effect.succeed })
+            )
         const session = found.value
         const carbon = yield* sql.withTransaction(Effect.gen(function*() {
           const made = input.id !== undefined
@@ -273,6 +283,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     FlowCore.Default,
     BrowserSessions.Default,
     SignupSessions.Default,
+    ImportClaims.Default,
     LinkedIdentities.Default,
     AccountsRepo.Default,
     ContactsRepo.Default

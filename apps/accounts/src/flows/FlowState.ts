@@ -37,7 +37,12 @@ export const SignupStarted = Schema.Struct({
   /** A sign-up from an identity provider: its name, and the photo and display name it offered. */
   provider: Schema.NullOr(Schema.String),
   provider_pfp_url: Schema.NullOr(Schema.String),
-  display_name: Schema.NullOr(Schema.String)
+  display_name: Schema.NullOr(Schema.String),
+  /** An app imported this address: the sign-up finishes that import (absent in flows stored before imports). */
+  imported: Schema.optionalWith(
+    Schema.NullOr(Schema.Struct({ account_uuid: Schema.String, app_id: Schema.String, name: Schema.String })),
+    { default: () => null }
+  )
 })
 export type SignupStarted = typeof SignupStarted.Type
 

@@ -4,6 +4,7 @@ import { Duration, Effect, Option, Schema } from "effect"
 import type { CookieToSet } from "./FlowCore.ts"
 import { type ContactField, type FlowState, Step } from "./FlowState.ts"
 import { rowsDecoder } from "@platform/database"
+import { ImportClaims } from "../imports/ImportClaims.ts"
 import { ProviderName } from "../providers/ProviderAnswer.ts"
 
 /** The identity a provider sign-up links to its new account, with what the provider offered for the form. */
@@ -33,13 +34,15 @@ export type SignupRow = typeof SignupRow.Type
 const decodeRows = rowsDecoder(SignupRow)
 
 /**
- * Addresses proven by a code or an identity provider that no account holds yet, bound to a browser by the `sa_signup` cookie.
+ * Addresses proven by a code or an identity provider that no account holds yet, bound to a browser by the `sa_signup` cookie;
+ * an address an app imported makes the sign-up finish that import.
  *
  * Database failures: SqlError is a defect (no caller can act on one).
  */
 export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/SignupSessions", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const claims = yield* ImportClaims
 
     /** A new sign-up session; the cookie value is returned once. */
     const start = (flowId: string, channel: ContactField, address: string, at: Date, provider: ProviderSignup | null = null) =>
@@ -69,7 +72,7 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
       at: Date,
       provider: ProviderSignup | null = null
     ) =>
-      Effect.map(start(flowId, channel, destination, at, provider), (signup) => ({
+      Effect.zipWith(start(flowId, channel, destination, at, provider), claims.pendingFor(channel, destination), (signup, pending) => ({
         next: {
           ...state,
           step: Step.signup({
@@ -80,7 +83,12 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
               expires_at: signup.expiresAt.toISOString(),
               provider: provider?.provider ?? null,
               provider_pfp_url: provider?.pfpUrl ?? null,
-              display_name: provider?.displayName ?? null
+              display_name: provider?.displayName ?? Option.getOrNull(Option.map(pending, (found) => found.display_name)),
+              imported: Option.getOrNull(Option.map(pending, (found) => ({
+                account_uuid: found.account_uuid,
+                app_id: found.app_id,
+                name: found.app_name
+              })))
             }
           })
         } satisfies FlowState,
@@ -108,5 +116,6 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length))
 
     return { start, enter, findByCookie, complete, sweep } as const
-  })
+  }),
+  dependencies: [ImportClaims.Default]
 }) {}

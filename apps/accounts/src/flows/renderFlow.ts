@@ -112,8 +112,8 @@ export const makeFlowRendering = Effect.gen(function*() {
         phone: signup.channel === "phone" ? maskPhone(signup.destination) : null,
         provider: signup.provider,
         provider_pfp_url: signup.provider_pfp_url,
-        finishing_import: false,
-        imported_by: null,
+        finishing_import: signup.imported !== null,
+        imported_by: signup.imported === null ? null : { app_id: signup.imported.app_id, name: signup.imported.name },
         expires_at: signup.expires_at
       })
       const none = { challenge: null, signup: null, details: null, review: null, redirect_to: null, error: null }

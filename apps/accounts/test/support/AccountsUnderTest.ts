@@ -31,6 +31,8 @@ export const testSettings = (port: number, overrides: Partial<AccountsSettings> 
   drainSeconds: 1,
   keysRefreshSeconds: 10,
   streamsPerServer: 500,
+  importWaitSeconds: 30,
+  importTimeBudgetSeconds: 300,
   idpA: { issuer: IDP_A_DEFAULT_ISSUER, client: Option.none() },
   idpB: { issuer: IDP_B_DEFAULT_ISSUER, client: Option.none() },
   ...overrides
