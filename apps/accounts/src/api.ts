@@ -19,6 +19,7 @@ import { PhotosApi } from "./profile/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
 import { ProvidersApi } from "./flows/ProviderCallbackApi.ts"
 import { ReportsApi } from "./reports/Api.ts"
+import { TelemetryApi } from "./telemetry/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { ShortLivedTokensApi } from "./short-lived-tokens/Api.ts"
 import { AccountVerificationApi, AppProofsApi, MyProofsApi, ProofsApi } from "./proofs/Api.ts"
@@ -38,6 +39,7 @@ export class AccountsApi extends withConventionErrors(
     .add(ServiceApi)
     .add(DiscoveryApi)
     .add(ReportsApi)
+    .add(TelemetryApi)
     .add(AccountIdsApi)
     .add(SessionsApi)
     .add(OAuthApi)

@@ -17,6 +17,7 @@ import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.t
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ProfileMigration } from "./profile/ProfileMigration.ts"
+import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
@@ -54,5 +55,6 @@ export const accountsMigrations: Migrations = {
   "0023_app_id_token_alg": AppsIdTokenAlgMigration,
   "0024_id_changes_photos_deletion": ProfileMigration,
   "0025_short_lived_tokens": ShortLivedTokensMigration,
-  "0026_proofs": ProofsMigration
+  "0026_proofs": ProofsMigration,
+  "0027_telemetry": TelemetryMigration
 }
