@@ -20,6 +20,7 @@ import { OAuthApi } from "./oauth/Api.ts"
 import { ProvidersApi } from "./flows/ProviderCallbackApi.ts"
 import { ReportsApi } from "./reports/Api.ts"
 import { TelemetryApi } from "./telemetry/Api.ts"
+import { IdentitiesApi } from "./identities/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { ShortLivedTokensApi } from "./short-lived-tokens/Api.ts"
 import { AccountVerificationApi, AppProofsApi, MyProofsApi, ProofsApi } from "./proofs/Api.ts"
@@ -56,6 +57,7 @@ export class AccountsApi extends withConventionErrors(
     .add(PhotosApi)
     .add(EmailsApi)
     .add(PhonesApi)
+    .add(IdentitiesApi)
     .add(SiliconsApi)
     .add(CustodianRequestsApi)
     .add(MySiliconsApi)

@@ -17,6 +17,7 @@ import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.t
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ProfileMigration } from "./profile/ProfileMigration.ts"
+import { IdentityLinksMigration } from "./identities/IdentityLinksMigration.ts"
 import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
@@ -56,5 +57,6 @@ export const accountsMigrations: Migrations = {
   "0024_id_changes_photos_deletion": ProfileMigration,
   "0025_short_lived_tokens": ShortLivedTokensMigration,
   "0026_proofs": ProofsMigration,
-  "0027_telemetry": TelemetryMigration
+  "0027_telemetry": TelemetryMigration,
+  "0028_identity_links": IdentityLinksMigration
 }

@@ -20,6 +20,7 @@ import { OAuthLive } from "./oauth/Http.ts"
 import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
 import { ReportsLive } from "./reports/Http.ts"
 import { TelemetryLive } from "./telemetry/Http.ts"
+import { IdentitiesLive } from "./identities/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { ShortLivedTokensLive } from "./short-lived-tokens/Http.ts"
@@ -47,7 +48,7 @@ const TokenGrantsLive = ShortLivedTokenGrantLive.pipe(
 export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
   MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
-  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive, TelemetryLive,
+  AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive, TelemetryLive, IdentitiesLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 
