@@ -50,10 +50,16 @@ export const decodeCursor = <A, I>(
   })
 }
 
+/** The decoded `limit` and `cursor` of a list request (`PageQueryFields`). */
+export interface PageQuery {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
 /** What a list request asks for: its page size (default 50) and, when it sent a cursor, the position to start after. */
 export const pageRequest = <A, I>(
   schema: Schema.Schema<A, I>,
-  query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+  query: PageQuery
 ): Effect.Effect<{ readonly limit: number; readonly after: Option.Option<A> }, InvalidCursor> =>
   Effect.map(
     query.cursor === undefined ? Effect.succeedNone : Effect.asSome(decodeCursor(schema, query.cursor)),
