@@ -35,6 +35,26 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("POST /
       expect(Object.keys(bad.body.error.details.fields).sort()).toEqual(["extra", "message", "pr_url"])
     }))
 
+  it.effect("valid JSON that is not an object is 400 invalid_body (spec 1, Request format)", () =>
+    Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
+      for (const body of ["[]", "\"a report\"", "42", "null", "[{\"message\":\"x\"}]"]) {
+        const answer = yield* Effect.promise(() =>
+          fetchAnswer(`${url}/v1/reports`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.30" },
+            body
+          })
+        )
+        expect([answer.status, answer.body.error.code]).toEqual([400, "invalid_body"])
+      }
+      // The OAuth endpoints answer it in RFC 6749's format.
+      const oauth = yield* Effect.promise(() =>
+        fetchAnswer(`${url}/v1/oauth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: "[]" })
+      )
+      expect([oauth.status, oauth.body.error]).toEqual([400, "invalid_request"])
+    }))
+
   it.effect("a signed-in report records the account; an anonymous one none; a bad bearer token is 401", () =>
     Effect.gen(function*() {
       const { url } = yield* AccountsUnderTest

@@ -6,7 +6,7 @@ import { type ApiVersioning, isVersioned, selectVersion } from "./ApiVersion.ts"
 import { withBufferedBody } from "./BufferedRequest.ts"
 import { mediaTypeOf } from "./ContentType.ts"
 import { respondWithError, translateFailure } from "./ErrorTranslation.ts"
-import { InvalidContentType, InvalidJson, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
+import { InvalidBody, InvalidContentType, InvalidJson, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
 import { parameterRefusal } from "./ParameterCheck.ts"
 import { readBody } from "./RequestBody.ts"
@@ -122,6 +122,13 @@ const prepareBody = (
         _tag: "Refused",
         closeConnection: false,
         error: new InvalidJson({ message: "The request body is not valid JSON." })
+      }
+    }
+    if (route.jsonObjectBody && (json === null || typeof json !== "object" || Array.isArray(json))) {
+      return {
+        _tag: "Refused",
+        closeConnection: false,
+        error: new InvalidBody({ message: "The request body must be a JSON object." })
       }
     }
     const problems = jsonTextProblems(json)

@@ -19,6 +19,12 @@ export class InvalidJson extends ApiError<InvalidJson>()("InvalidJson", {
   status: 400
 }) {}
 
+/** A body that is valid JSON but not the JSON object the route takes (an array, a string, a number, null). */
+export class InvalidBody extends ApiError<InvalidBody>()("InvalidBody", {
+  code: "invalid_body",
+  status: 400
+}) {}
+
 export class InvalidContentType extends ApiError<InvalidContentType>()("InvalidContentType", {
   code: "invalid_content_type",
   status: 400,

@@ -6,7 +6,7 @@ export const TELEMETRY_BATCH_MAX = 50
 export const TELEMETRY_DATA_MAX_BYTES = 8192
 
 /** Spec 1, Sizes: data 8 KB, measured as its JSON text in UTF-8. */
-const EventData = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
+const EventData = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ jsonSchema: { type: "object" } }).pipe(
   Schema.filter((data) => Buffer.byteLength(JSON.stringify(data), "utf8") <= TELEMETRY_DATA_MAX_BYTES, {
     message: () => `must be at most ${TELEMETRY_DATA_MAX_BYTES} bytes as JSON`
   })
