@@ -11,6 +11,7 @@ import { NewSiliconFields } from "./Api.ts"
 import { CustodianRequest, RequestStatus } from "./CustodianRequest.ts"
 import {
   AlreadyCustodian,
+  SiliconNotPending,
   CustodianNotFound,
   CustodianRequestExpired,
   CustodianRequestNotFound,
@@ -80,6 +81,7 @@ export class CustodianRequestsApi extends HttpApiGroup.make("custodianRequests")
       .addError(errorResponse(CustodianRequestExpired))
       .addError(errorResponse(TransferStale))
       .addError(errorResponse(AlreadyCustodian))
+      .addError(errorResponse(SiliconNotPending))
       .annotate(
         OpenApi.Description,
         "Accepts custody: a self-created Silicon becomes active; a transfer moves the Silicon to the caller. Event silicon.custodian.accepted."
