@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { createCarbon } from "./support/carbons.ts"
 import { createSilicon } from "./support/silicons.ts"
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -16,6 +17,33 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 const login = (body: unknown, ip = "198.51.100.1") => post("/v1/silicons/login", body, { "x-forwarded-for": ip })
 
 layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("Silicon STK sign-in", (it) => {
+  it.effect("self-creation's time zone: the one given, else the caller's network's (offline lookup), else UTC", () =>
+    Effect.gen(function*() {
+      const custodian = yield* createCarbon()
+      const create = (ip: string, extra: Record<string, string> = {}) =>
+        post("/v1/silicons", {
+          id: `tz${Math.random().toString(36).slice(2, 10)}`,
+          display_name: "Where am I",
+          custodian: `c:${custodian.handle}`,
+          ...extra
+        }, { "x-forwarded-for": ip })
+      // 81.2.69.142 is a British address, 2.16.0.1 a French one (IP2Location LITE).
+      const cases = [
+        ["81.2.69.142", {}, "Europe/London"],
+        ["2.16.0.1", {}, "Europe/Paris"],
+        ["81.2.69.142", { timezone: "Asia/Tokyo" }, "Asia/Tokyo"],
+        // A country spanning several zones tells none; private and documentation ranges neither.
+        ["8.8.8.8", {}, "UTC"],
+        ["10.1.2.3", {}, "UTC"],
+        ["203.0.113.9", {}, "UTC"]
+      ] as const
+      for (const [ip, extra, expected] of cases) {
+        const created = yield* create(ip, extra)
+        expect(created.status).toBe(201)
+        expect(created.body.silicon.timezone).toBe(expected)
+      }
+    }))
+
   it.effect("an unknown id and a wrong STK get the same answer", () =>
     Effect.gen(function*() {
       const { id } = yield* createSilicon()
