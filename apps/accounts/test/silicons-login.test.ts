@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { createCarbon } from "./support/carbons.ts"
+import { expectRateLimited, freshWindow, spendWindow } from "./support/rateLimits.ts"
 import { createSilicon } from "./support/silicons.ts"
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -42,6 +43,30 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("Silico
         expect(created.status).toBe(201)
         expect(created.body.silicon.timezone).toBe(expected)
       }
+    }))
+
+  it.effect("POST /v1/silicons: 10 successful and 60 attempts per hour per IP; 20 pending per custodian", () =>
+    Effect.gen(function*() {
+      const custodian = yield* createCarbon()
+      const create = (ip: string, id = `lim${Math.random().toString(36).slice(2, 10)}`) =>
+        post("/v1/silicons", { id, display_name: "Limited", custodian: `c:${custodian.handle}`, stk: "0123456789ab" }, {
+          "x-forwarded-for": ip
+        })
+      yield* freshWindow(3600)
+      // Successes: counted per address, given back when the creation fails.
+      expect((yield* create("198.51.100.70")).status).toBe(201)
+      yield* spendWindow("silicons_created:198.51.100.70", 3600, 10)
+      expectRateLimited(yield* create("198.51.100.70"), "10 per hour per IP", 3600)
+      // Attempts: every request counts, failed ones too.
+      expect((yield* create("198.51.100.71", "!")).status).toBe(422)
+      yield* spendWindow("silicons_create_attempts:198.51.100.71", 3600, 60)
+      expectRateLimited(yield* create("198.51.100.71"), "60 per hour per IP", 3600)
+      // Twenty self-created Silicons may wait for one custodian; the 21st is 409 custodian_request_pending.
+      for (let index = 0; index < 19; index++) {
+        expect((yield* create(`198.51.100.${80 + Math.floor(index / 9)}`)).status).toBe(201)
+      }
+      const waiting = yield* create("198.51.100.90")
+      expect([waiting.status, waiting.body.error.code]).toEqual([409, "custodian_request_pending"])
     }))
 
   it.effect("an unknown id and a wrong STK get the same answer", () =>

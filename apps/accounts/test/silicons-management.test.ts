@@ -5,6 +5,7 @@ import sharp from "sharp"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { expectRateLimited, freshWindow, spendWindow } from "./support/rateLimits.ts"
 import { signInDirectly } from "./support/signIn.ts"
 
 const call = (path: string, init: RequestInit = {}) =>
@@ -185,6 +186,17 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicons in custody", (it)
       expect(late.body.error).toMatchObject({ code: "custodian_request_not_pending", details: { status: "cancelled" } })
       const stranger = yield* send("POST", `/v1/me/custodian-requests/${transfer.body.id}/accept`, token)
       expect(stranger.body.error.code).toBe("custodian_request_not_found")
+    }))
+
+  it.effect("transfer requests: 30 per hour per custodian, then 429 rate_limited", () =>
+    Effect.gen(function*() {
+      const { carbon, token, uuid } = yield* custodianWithSilicon
+      const bob = yield* createCarbon()
+      yield* freshWindow(3600)
+      expect((yield* send("POST", `/v1/me/silicons/${uuid}/transfer`, token, { to: `c:${bob.handle}` })).status).toBe(201)
+      yield* send("POST", `/v1/me/silicons/${uuid}/transfer/cancel`, token)
+      yield* spendWindow(`silicon_transfers:${carbon.uuid}`, 3600, 30)
+      expectRateLimited(yield* send("POST", `/v1/me/silicons/${uuid}/transfer`, token, { to: `c:${bob.handle}` }), "30 per hour per custodian", 3600)
     }))
 
   it.effect("another Carbon's Silicon is not found, on every route", () =>
