@@ -1,5 +1,5 @@
 import type { Migrations } from "@platform/database"
-import { IdempotencyMigration } from "@platform/idempotency"
+import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platform/idempotency"
 import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
@@ -58,5 +58,6 @@ export const accountsMigrations: Migrations = {
   "0025_short_lived_tokens": ShortLivedTokensMigration,
   "0026_proofs": ProofsMigration,
   "0027_telemetry": TelemetryMigration,
-  "0028_identity_links": IdentityLinksMigration
+  "0028_identity_links": IdentityLinksMigration,
+  "0029_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration
 }

@@ -194,6 +194,13 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicon custody", (it) => 
       const other = yield* post("/v1/silicons", { ...body, display_name: "Someone else" }, key)
       expect(other.status).toBe(409)
       expect(other.body.error.code).toBe("idempotency_key_reused")
+      // Past its 10 minutes the answer (it holds the STK) is gone, but the Silicon is not made twice.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        UPDATE idempotency_keys SET answer_expires_at = ${new Date(Date.now() - 1000)} WHERE key = ${key["idempotency-key"]}
+      `.pipe(Effect.orDie)
+      const late = yield* post("/v1/silicons", body, key)
+      expect([late.status, late.body.error.code]).toEqual([409, "idempotency_result_unavailable"])
     }))
 
   it.effect("bad bodies: unknown fields, an unknown custodian, a reserved id, a taken id", () =>

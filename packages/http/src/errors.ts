@@ -107,6 +107,12 @@ export class IdempotencyKeyReused extends ApiError<IdempotencyKeyReused>()("Idem
   status: 409
 }) {}
 
+/** The request with this key ran, but its answer (which carried a new secret) is no longer kept. */
+export class IdempotencyResultUnavailable extends ApiError<IdempotencyResultUnavailable>()("IdempotencyResultUnavailable", {
+  code: "idempotency_result_unavailable",
+  status: 409
+}) {}
+
 export class IdempotencyInProgress extends ApiError<IdempotencyInProgress>()("IdempotencyInProgress", {
   code: "idempotency_in_progress",
   status: 409
