@@ -6,7 +6,7 @@ import { type ApiVersioning, isVersioned, selectVersion } from "./ApiVersion.ts"
 import { withBufferedBody } from "./BufferedRequest.ts"
 import { mediaTypeOf } from "./ContentType.ts"
 import { respondWithError, translateFailure } from "./ErrorTranslation.ts"
-import { InvalidBody, InvalidContentType, InvalidJson, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
+import { InvalidBody, InvalidContentType, InvalidJson, RequestTimeout, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
 import { parameterRefusal } from "./ParameterCheck.ts"
 import { readBody } from "./RequestBody.ts"
@@ -196,9 +196,20 @@ export const conventions = (options: ConventionsOptions) => {
         const failed = { request, path, route, table, requestId, bodyDecodes, unavailable }
         const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed, "app"))
         const wrapped = around === undefined ? handled : around(request, handled)
-        const answered = wrapped === handled
+        const translated = wrapped === handled
           ? handled
           : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed, "conventions"))
+        // Past its budget the request is answered; the work goes on detached (what commits, commits with its
+        // stored idempotent answer, which a retry with the same key then gets).
+        const answered = route === undefined ? translated : Effect.timeoutTo(Effect.disconnect(translated), {
+          duration: route.timeBudgetMillis,
+          onSuccess: (response) => response,
+          onTimeout: () =>
+            respondWithError(
+              new RequestTimeout({ message: `The request took longer than its ${route.timeBudgetMillis / 1000} seconds; retry it.` }),
+              route.errorFormat
+            )
+        })
         return Effect.flatMap(
           request === original ? answered : Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request),
           finish

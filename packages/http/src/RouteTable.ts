@@ -7,10 +7,16 @@ export class MaxBodyBytes extends Context.Tag("@platform/http/MaxBodyBytes")<Max
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
+/** Per-endpoint time budget, in milliseconds (default 30 seconds): past it the request answers 503 request_timeout. */
+export class TimeBudgetMillis extends Context.Tag("@platform/http/TimeBudgetMillis")<TimeBudgetMillis, number>() {}
+
+export const DEFAULT_TIME_BUDGET_MILLIS = 30_000
+
 export interface Route {
   readonly method: string
   readonly path: string
   readonly maxBodyBytes: number
+  readonly timeBudgetMillis: number
   /** Accepted media types of the body, with the kind each decodes as; empty when the route takes no body. */
   readonly bodyTypes: ReadonlyMap<string, HttpApiSchema.Encoding["kind"]>
   readonly pathSchema: Option.Option<Schema.Schema.AnyNoContext>
@@ -97,6 +103,9 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         maxBodyBytes: Context.getOption(mergedAnnotations, MaxBodyBytes).pipe(
           Option.getOrElse(() => DEFAULT_MAX_BODY_BYTES)
         ),
+        timeBudgetMillis: Context.getOption(mergedAnnotations, TimeBudgetMillis).pipe(
+          Option.getOrElse(() => DEFAULT_TIME_BUDGET_MILLIS)
+        ),
         bodyTypes: endpoint.method === "GET" ? new Map() : bodyTypes,
         pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
@@ -124,6 +133,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       method,
       path,
       maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      timeBudgetMillis: DEFAULT_TIME_BUDGET_MILLIS,
       bodyTypes: new Map(),
       pathSchema: Option.none(),
       urlParamsSchema: Option.none(),

@@ -25,6 +25,12 @@ export class InvalidBody extends ApiError<InvalidBody>()("InvalidBody", {
   status: 400
 }) {}
 
+/** The request ran past its route's time budget (spec 1: 30 seconds unless the route says otherwise). */
+export class RequestTimeout extends ApiError<RequestTimeout>()("RequestTimeout", {
+  code: "request_timeout",
+  status: 503
+}) {}
+
 export class InvalidContentType extends ApiError<InvalidContentType>()("InvalidContentType", {
   code: "invalid_content_type",
   status: 400,

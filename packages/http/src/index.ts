@@ -15,6 +15,8 @@ export {
   type ExtraRoute,
   makeRouteTable,
   MaxBodyBytes,
+  DEFAULT_TIME_BUDGET_MILLIS,
+  TimeBudgetMillis,
   type Route,
   type RouteTable
 } from "./RouteTable.ts"
