@@ -120,7 +120,8 @@ layer(Tested, { excludeTestServices: true })("/v1/me/identities: list, link, unl
           person("sub-taken", "someone@example.com"),
           person("sub-new", "taken@example.com"),
           { cancel: true, claims: {} },
-          { claims: { sub: "sub-unverified", email: "u@example.com", email_verified: false } }
+          { claims: { sub: "sub-unverified", email: "u@example.com", email_verified: false } },
+          { claims: { sub: "sub-no-email" } }
         ] satisfies Array<NextAnswer>
       ) {
         const { link, page } = yield* linkRoundTrip(b, next)
@@ -130,7 +131,7 @@ layer(Tested, { excludeTestServices: true })("/v1/me/identities: list, link, unl
         expect(page.body).toContain(link.error.code)
         failures.push(link.error.code)
       }
-      expect(failures).toEqual(["identity_in_use", "email_in_use", "provider_cancelled", "email_not_verified"])
+      expect(failures).toEqual(["identity_in_use", "email_in_use", "provider_cancelled", "email_not_verified", "provider_email_invalid"])
       // The answer in a browser without the session that started the link: session_changed, nothing exchanged.
       const stranger = yield* browser
       const elsewhere = yield* linkRoundTrip(b, person("sub-elsewhere", "elsewhere@example.com"), stranger)
