@@ -22,6 +22,8 @@ import { PhotosApi } from "./profile/Api.ts"
 import { OAuthApi } from "./oauth/Api.ts"
 import { ProvidersApi } from "./flows/ProviderCallbackApi.ts"
 import { ReportsApi } from "./reports/Api.ts"
+import { TelemetryApi } from "./telemetry/Api.ts"
+import { IdentitiesApi } from "./identities/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { ShortLivedTokensApi } from "./short-lived-tokens/Api.ts"
 import { FederationsApi } from "./federations/Api.ts"
@@ -42,6 +44,7 @@ export class AccountsApi extends withConventionErrors(
     .add(ServiceApi)
     .add(DiscoveryApi)
     .add(ReportsApi)
+    .add(TelemetryApi)
     .add(AccountIdsApi)
     .add(SessionsApi)
     .add(OAuthApi)
@@ -59,6 +62,7 @@ export class AccountsApi extends withConventionErrors(
     .add(PhotosApi)
     .add(EmailsApi)
     .add(PhonesApi)
+    .add(IdentitiesApi)
     .add(SiliconsApi)
     .add(CustodianRequestsApi)
     .add(MySiliconsApi)

@@ -1,5 +1,5 @@
 import type { Migrations } from "@platform/database"
-import { IdempotencyMigration } from "@platform/idempotency"
+import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platform/idempotency"
 import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SigningKeysMigration } from "@platform/signing-keys"
@@ -17,6 +17,8 @@ import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.t
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ProfileMigration } from "./profile/ProfileMigration.ts"
+import { IdentityLinksMigration } from "./identities/IdentityLinksMigration.ts"
+import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
@@ -58,5 +60,8 @@ export const accountsMigrations: Migrations = {
   "0025_short_lived_tokens": ShortLivedTokensMigration,
   "0026_proofs": ProofsMigration,
   "0027_silicon_federations": FederationsMigration,
-  "0028_imports": ImportsMigration
+  "0028_imports": ImportsMigration,
+  "0029_telemetry": TelemetryMigration,
+  "0030_identity_links": IdentityLinksMigration,
+  "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration
 }

@@ -12,6 +12,8 @@ import { AuthorizationCodes } from "./oauth/AuthorizationCodes.ts"
 import { sweepAssertionJtis } from "./silicons/assertions/assertionJtis.ts"
 import { ProofsRepo } from "./proofs/ProofsRepo.ts"
 import { ShortLivedTokensRepo } from "./short-lived-tokens/ShortLivedTokensRepo.ts"
+import { TelemetryRepo } from "./telemetry/TelemetryRepo.ts"
+import { IdentityLinksRepo } from "./identities/IdentityLinksRepo.ts"
 
 const daysAgo = (days: number) => Effect.map(now, (at) => new Date(at.getTime() - Duration.toMillis(Duration.days(days))))
 
@@ -37,6 +39,10 @@ export const retentionRules = {
   id_reservations: Effect.flatMap(IdsRepo, (ids) => Effect.flatMap(daysAgo(1), ids.sweep)),
   /** Used assertion jtis once their assertions have expired. */
   silicon_assertion_jtis: sweepAssertionJtis,
+  /** Telemetry events 90 days after they arrived (the spec is silent: decisions.md, Audit of spec 1). */
+  telemetry_events: Effect.flatMap(TelemetryRepo, (telemetry) => Effect.flatMap(daysAgo(90), telemetry.sweep)),
+  /** Identity links 1 day after they expire (like the flows whose round trips they mirror). */
+  identity_links: Effect.flatMap(IdentityLinksRepo, (links) => Effect.flatMap(daysAgo(1), links.sweep)),
   /** Rate windows older than a day. */
   rate_limit_windows: Effect.flatMap(RateLimiter, (limiter) => limiter.sweep),
   /** Expired idempotency results. */
@@ -53,6 +59,8 @@ export const RetentionSweepsLive = Layer.mergeAll(
   periodicSweep("ended_proof_tokens", retentionRules.ended_proof_tokens),
   periodicSweep("id_reservations", retentionRules.id_reservations),
   periodicSweep("silicon_assertion_jtis", retentionRules.silicon_assertion_jtis),
+  periodicSweep("telemetry_events", retentionRules.telemetry_events),
+  periodicSweep("identity_links", retentionRules.identity_links),
   periodicSweep("rate_limit_windows", retentionRules.rate_limit_windows),
   periodicSweep("idempotency_results", retentionRules.idempotency_results),
   VerificationSweeperLive,
@@ -63,5 +71,7 @@ export const RetentionSweepsLive = Layer.mergeAll(
   AuthorizationCodes.Default,
   IdsRepo.Default,
   ShortLivedTokensRepo.Default,
-  ProofsRepo.Default
+  ProofsRepo.Default,
+  TelemetryRepo.Default,
+  IdentityLinksRepo.Default
 )))

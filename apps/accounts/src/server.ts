@@ -24,6 +24,8 @@ import { PhotosLive } from "./profile/Http.ts"
 import { OAuthLive } from "./oauth/Http.ts"
 import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
 import { ReportsLive } from "./reports/Http.ts"
+import { TelemetryLive } from "./telemetry/Http.ts"
+import { IdentitiesLive } from "./identities/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { ShortLivedTokensLive } from "./short-lived-tokens/Http.ts"
@@ -54,7 +56,7 @@ export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
   MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
   AccountSiteLive, SigninConfigPreviewLive, AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive,
-  FederationsLive, ImportsLive,
+  FederationsLive, ImportsLive, TelemetryLive, IdentitiesLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 

@@ -40,6 +40,8 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("termin
         token_type: "Bearer",
         expires_in: 1800,
         refresh_token: expect.stringMatching(/^sar_/),
+        // Spec 1, Token response: membership_id <app_id>:<uuid>, the app being the first-party client.
+        membership_id: `accounts:${carbon.uuid}`,
         account: { uuid: carbon.uuid, id: `c:${carbon.handle}` }
       })
       // An EdDSA JWT of 1800 s naming its key, for the account's uuid; the sign-in lasts 900 days.
@@ -107,6 +109,26 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("termin
       const right = yield* post("/v1/cli/login/verify", { challenge_id: start.body.challenge_id, code })
       expect(right.status).toBe(404)
       expect(right.body.error.code).toBe("account_not_found")
+    }))
+
+  it.effect("country turns a national phone number into E.164; without it, or invalid there, the phone is 422", () =>
+    Effect.gen(function*() {
+      const from = { "x-forwarded-for": "192.0.2.44" }
+      const sent = yield* post("/v1/cli/login/start", { phone: "020 7946 0018", country: "gb" }, from)
+      expect(sent.status).toBe(200)
+      expect(yield* codeSentTo("+442079460018", 0)).toMatch(/^\d{6}$/)
+      for (const body of [
+        { phone: "020 7946 0018" },
+        { phone: "020 7946 0018", country: "US" },
+        { phone: "020 7946 0018", country: "ZZ" }
+      ]) {
+        const refused = yield* post("/v1/cli/login/start", body, from)
+        expect(refused.status).toBe(422)
+        expect(Object.keys(refused.body.error.details.fields)).toEqual(["phone"])
+      }
+      // A number in international form keeps its own country code whatever country says.
+      expect((yield* post("/v1/cli/login/start", { phone: "+14155550100", country: "GB" }, from)).status).toBe(200)
+      expect(yield* codeSentTo("+14155550100", 0)).toMatch(/^\d{6}$/)
     }))
 
   it.effect("bad bodies are refused field by field", () =>

@@ -52,7 +52,7 @@ const carbonFrom = (ip: string) =>
       )
     const add = (channel: ContactChannel, address: string) =>
       asCarbon(Effect.flatMap(makeContactRoutes(channel), (routes) => routes.add(address)))
-    const list = (channel: ContactChannel) => asCarbon(Effect.flatMap(makeContactRoutes(channel), (routes) => routes.list))
+    const list = (channel: ContactChannel) => asCarbon(Effect.flatMap(makeContactRoutes(channel), (routes) => routes.list({})))
     return { add, list }
   })
 

@@ -58,6 +58,29 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
       ])
     }))
 
+  it.effect("the emails and phones lists page with limit and cursor, primary first", () =>
+    Effect.gen(function*() {
+      const primary = uniqueEmail("paged")
+      const { api, carbon } = yield* signedInCarbon({ email: primary })
+      const pending = [uniqueEmail("paged-a"), uniqueEmail("paged-b")]
+      yield* addedDirectly(carbon.uuid, "email", pending)
+      const first = yield* api.get("/v1/me/emails?limit=2")
+      expect(first.body.items).toHaveLength(2)
+      const second = yield* api.get(`/v1/me/emails?limit=2&cursor=${first.body.next_cursor}`)
+      expect(second.body.items).toHaveLength(1)
+      expect(second.body.next_cursor).toBeNull()
+      const seen = [...first.body.items, ...second.body.items].map((item: { address: string }) => item.address)
+      expect(seen[0]).toBe(primary)
+      expect(seen.slice(1).sort()).toEqual([...pending].sort())
+      const phones = [uniquePhone(1), uniquePhone(2)]
+      yield* addedDirectly(carbon.uuid, "phone", phones)
+      const onePhone = yield* api.get("/v1/me/phones?limit=1")
+      expect(onePhone.body.items).toHaveLength(1)
+      const nextPhone = yield* api.get(`/v1/me/phones?limit=1&cursor=${onePhone.body.next_cursor}`)
+      expect([onePhone.body.items[0].address, nextPhone.body.items[0].address].sort()).toEqual([...phones].sort())
+      expect((yield* api.get("/v1/me/phones?cursor=nope")).body.error.code).toBe("invalid_cursor")
+    }))
+
   it.effect("phones: E.164 by SMS, the first verified becomes primary, paths take the encoded number", () =>
     Effect.gen(function*() {
       const { api } = yield* signedInCarbon()

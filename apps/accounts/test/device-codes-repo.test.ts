@@ -1,6 +1,6 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Layer, TestClock } from "effect"
+import { Clock, Effect, Layer, Option, TestClock } from "effect"
 import { DeviceCodesRepo } from "../src/device/DeviceCodesRepo.ts"
 import { DeviceCodesSweeperLive } from "../src/device/DeviceCodesSweeper.ts"
 import { displayUserCode, normalizeUserCode, randomUserCode } from "../src/device/userCode.ts"
@@ -64,8 +64,9 @@ layer(Layer.provideMerge(DeviceCodesRepo.Default, AccountReposTest()))("DeviceCo
       yield* after(1)
       expect((yield* pollNow(live.deviceCode))._tag).toBe("Expired")
       expect((yield* pollNow(approvedLate.deviceCode))._tag).toBe("Expired")
-      expect((yield* codes.findLive(live.userCode, yield* now))._tag).toBe("None")
-      expect((yield* decideNow(live.userCode, "approved", carbon.uuid))._tag).toBe("NotFound")
+      expect(Option.map(yield* codes.find(live.userCode), (row) => row.user_code)).toEqual(Option.some(live.userCode))
+      expect((yield* decideNow(live.userCode, "approved", carbon.uuid))._tag).toBe("Expired")
+      expect((yield* decideNow("BCDFGHJK", "approved", carbon.uuid))._tag).toBe("NotFound")
     }))
 
   it.effect("an approval is collected once, even by concurrent polls; a denial is Denied", () =>

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { authorize, bearer, call, decide, expireUserCode, form, lookup, poll } from "./support/device.ts"
+import { expectRateLimited, freshWindow, spendWindow } from "./support/rateLimits.ts"
 import { signInDirectly } from "./support/signIn.ts"
 
 const USER_CODE = /^[BCDFGHJKMNPQRSTVWXZ]{4}-[BCDFGHJKMNPQRSTVWXZ]{4}$/
@@ -118,7 +119,7 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("device
       expect(rows[0]?.interval_seconds).toBe(15)
     }))
 
-  it.effect("after 600 seconds: polls are expired_token and the user code is unknown", () =>
+  it.effect("after 600 seconds: polls are expired_token (RFC 8628) and the user code is 410 device_code_expired", () =>
     Effect.gen(function*() {
       const { accessToken } = yield* carbonToken
       const { device_code, user_code } = (yield* authorize()).body
@@ -127,9 +128,12 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("device
       expect(answer.status).toBe(400)
       expect(answer.body.error).toBe("expired_token")
       const seen = yield* lookup(user_code, accessToken)
-      expect(seen.status).toBe(404)
-      expect(seen.body.error.code).toBe("device_code_not_found")
-      expect((yield* decide(user_code, "approve", accessToken)).status).toBe(404)
+      expect(seen.status).toBe(410)
+      expect(seen.body.error.code).toBe("device_code_expired")
+      for (const decision of ["approve", "deny"] as const) {
+        const decided = yield* decide(user_code, decision, accessToken)
+        expect([decided.status, decided.body.error.code]).toEqual([410, "device_code_expired"])
+      }
     }))
 
   it.effect("the token endpoint refuses a missing or unknown device code and other clients", () =>
@@ -186,5 +190,17 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("device
       expect(refused.body.error.code).toBe("rate_limited")
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
       expect((yield* authorize({}, "198.51.100.61")).status).toBe(200)
+    }))
+
+  it.effect("authorize allows 600 per 10 minutes per app, from any address, then 429 rate_limited", () =>
+    Effect.gen(function*() {
+      yield* freshWindow(600)
+      expect((yield* authorize({}, "198.51.100.62")).status).toBe(200)
+      // 599 more from elsewhere, counted straight into the app's window.
+      yield* spendWindow("device_authorize_app:accounts", 600, 600)
+      expectRateLimited(yield* authorize({}, "198.51.100.63"), "600 per 10 minutes per app", 600)
+      // Given back, so that the file's other cases keep their sign-ins.
+      yield* spendWindow("device_authorize_app:accounts", 600, 1)
+      expect((yield* authorize({}, "198.51.100.63")).status).toBe(200)
     }))
 })

@@ -14,7 +14,7 @@ import {
   setSigninConfig,
   startFlow
 } from "./support/flows.ts"
-import { claimAfterCallback, refusedAfter } from "./support/providerFlows.ts"
+import { claimAfterCallback, readForm, refusedAfter, submit } from "./support/providerFlows.ts"
 import { fetchAnswer } from "./support/http.ts"
 
 /** The accounts server with idp_b managed by the fake provider (the deployment's services id, team, key). */
@@ -32,21 +32,6 @@ const providerApp = Effect.gen(function*() {
   return app
 })
 
-const unescapeHtml = (value: string) =>
-  value.replace(/&quot;/g, "\"").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
-
-/** The provider's auto-submitting form, read as a browser would: where it posts, and its fields. */
-const readForm = (html: string) => {
-  const action = unescapeHtml(/<form method="post" action="([^"]*)"/.exec(html)![1]!)
-  const fields = new URLSearchParams(
-    [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [
-      unescapeHtml(name!),
-      unescapeHtml(value!)
-    ])
-  )
-  return { action, fields }
-}
-
 /** Starts the flow's round trip and lets the provider answer `next`: its form_post, not yet submitted. */
 const toFormPost = (b: Browser, flowId: string, next: NextAnswer) =>
   Effect.gen(function*() {
@@ -58,18 +43,6 @@ const toFormPost = (b: Browser, flowId: string, next: NextAnswer) =>
     expect(atProvider.status).toBe(200)
     return { started, ...readForm(atProvider.body) }
   })
-
-/** The form submitted from the provider's page: a cross-site POST, so no cookie of ours goes with it. */
-const submit = (action: string, fields: URLSearchParams) =>
-  Effect.flatMap(FakeIdpBServer, (idp) =>
-    run(() =>
-      fetchAnswer(action, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded", origin: idp.issuer },
-        body: fields.toString()
-      })
-    ))
 
 /**
  * The whole round trip as a browser makes it: start, the provider's form_post (no cookies), the

@@ -10,7 +10,7 @@ import { callWithBearer } from "./support/bearer.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { appBasic, memberApp } from "./support/events.ts"
 import { fetchAnswer } from "./support/http.ts"
-import { expectRateLimited } from "./support/rateLimits.ts"
+import { expectRateLimited, freshWindow } from "./support/rateLimits.ts"
 import { signInDirectly } from "./support/signIn.ts"
 import { createSilicon } from "./support/silicons.ts"
 
@@ -38,10 +38,7 @@ const developerToken = (accountUuid: string, scope: string) =>
   }).pipe(Effect.provide([SigninsRepo.Default, AccessTokens.Default]))
 
 /** Waits for the next minute when the current one has under 10 seconds left, so a count fits in one window. */
-const freshMinute = Effect.gen(function*() {
-  const left = 60_000 - ((yield* Clock.currentTimeMillis) % 60_000)
-  if (left < 10_000) yield* Effect.sleep(left + 50)
-})
+const freshMinute = freshWindow(60)
 
 layer(AccountsTest(), { excludeTestServices: true })("account lookups over HTTP", (it) => {
   it.effect("an app sees a member by uuid and by id through its membership's scopes", () =>

@@ -5,6 +5,7 @@ import { FlowsRepo } from "../src/flows/FlowsRepo.ts"
 import { SignupSessions } from "../src/flows/SignupSessions.ts"
 import { AuthorizationCodes } from "../src/oauth/AuthorizationCodes.ts"
 import { retentionRules } from "../src/retention.ts"
+import { TelemetryRepo } from "../src/telemetry/TelemetryRepo.ts"
 import { AccountReposTest, NOW, reserveHandle } from "./support/accountsRepo.ts"
 import { createCarbon } from "./support/carbons.ts"
 
@@ -12,7 +13,10 @@ const DAY = 86_400_000
 const at = (offset: number) => new Date(NOW + offset)
 
 /** Rows of `table` still there, by the name given at insertion (`id` column). */
-const remaining = (table: "flows" | "signup_sessions" | "authorization_codes" | "account_id_reservations", key: string) =>
+const remaining = (
+  table: "flows" | "signup_sessions" | "authorization_codes" | "account_id_reservations" | "telemetry_events",
+  key: string
+) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ readonly key: string }>`SELECT ${sql(key)} AS key FROM ${sql(table)} ORDER BY 1`.pipe(
       Effect.orDie,
@@ -22,7 +26,7 @@ const remaining = (table: "flows" | "signup_sessions" | "authorization_codes" | 
 /** Runs `rule` with the clock at NOW: whatever ended more than the rule's time before NOW goes. */
 const sweepAtNow = <A, R>(rule: Effect.Effect<A, never, R>) => Effect.zipRight(TestClock.setTime(NOW), rule)
 
-const testLayer = Layer.mergeAll(FlowsRepo.Default, SignupSessions.Default, AuthorizationCodes.Default).pipe(
+const testLayer = Layer.mergeAll(FlowsRepo.Default, SignupSessions.Default, AuthorizationCodes.Default, TelemetryRepo.Default).pipe(
   Layer.provideMerge(AccountReposTest())
 )
 
@@ -82,5 +86,14 @@ layer(testLayer)("retention (spec 1, Retention), rule by rule at its boundary", 
       yield* reserveHandle("still_reserved", carbon.uuid, at(9 * DAY))
       expect(yield* sweepAtNow(retentionRules.id_reservations)).toBe(1)
       expect(yield* remaining("account_id_reservations", "handle")).toEqual(["ended_lately", "still_reserved"])
+    }))
+
+  it.effect("telemetry events go 90 days after they arrived", () =>
+    Effect.gen(function*() {
+      const telemetry = yield* TelemetryRepo
+      yield* telemetry.insert([{ name: "old" }], at(-90 * DAY - 1))
+      yield* telemetry.insert([{ name: "recent" }], at(-90 * DAY + 1))
+      expect(yield* sweepAtNow(retentionRules.telemetry_events)).toBe(1)
+      expect(yield* remaining("telemetry_events", "name")).toEqual(["recent"])
     }))
 })

@@ -79,6 +79,26 @@ layer(AccountsTest(), { excludeTestServices: true })("account authentication and
       expect(refused.body.error.code).toBe("identity_token_not_accepted")
     }))
 
+  it.effect("the sessions list pages with limit and cursor; a foreign cursor is 400 invalid_cursor", () =>
+    Effect.gen(function*() {
+      const labels = ["p1", "p2", "p3"]
+      const signins = []
+      for (const [index, clientLabel] of labels.entries()) {
+        signins.push(yield* signInDirectly("pager", { clientLabel, at: new Date(Date.now() - 1000 * (10 - index)) }))
+      }
+      const token = signins[2]!.accessToken
+      const first = yield* call("/v1/me/sessions?limit=2", bearer(token))
+      expect(first.body.items.map((item: { client_label: string }) => item.client_label)).toEqual(["p3", "p2"])
+      expect(first.body.next_cursor).toEqual(expect.any(String))
+      const second = yield* call(`/v1/me/sessions?limit=2&cursor=${first.body.next_cursor}`, bearer(token))
+      expect(second.body.items.map((item: { client_label: string }) => item.client_label)).toEqual(["p1"])
+      expect(second.body.next_cursor).toBeNull()
+      const foreign = yield* call("/v1/me/sessions?cursor=abc", bearer(token))
+      expect([foreign.status, foreign.body.error.code]).toEqual([400, "invalid_cursor"])
+      const tooMany = yield* call("/v1/me/sessions?limit=201", bearer(token))
+      expect([tooMany.status, tooMany.body.error.code]).toEqual([400, "invalid_query"])
+    }))
+
   it.effect("sessions are listed newest first; revoking one stops its access token at once", () =>
     Effect.gen(function*() {
       const first = yield* signInDirectly("xyz", { clientLabel: "first" })

@@ -142,6 +142,30 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicon custody", (it) => 
       expect(login.body.error.code).toBe("custodian_declined")
     }))
 
+  it.effect("deciding late: a Silicon that ended meanwhile is 409 silicon_not_pending; past 14 days 410 custodian_request_expired", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const ada = yield* carbonWithSession
+      const ended = yield* post("/v1/silicons", { id: handle("ended"), display_name: "Ended", custodian: ada.id, stk: "0123456789ab" })
+      expect(ended.status).toBe(201)
+      // The Silicon ends by another way while its request still waits (a guard: no route does this today).
+      yield* sql`UPDATE accounts SET status = 'deleted' WHERE uuid = ${ended.body.silicon.uuid}`.pipe(Effect.orDie)
+      const notPending = yield* post(`/v1/me/custodian-requests/${ended.body.request.id}/accept`, {}, auth(ada.token))
+      expect([notPending.status, notPending.body.error.code]).toEqual([409, "silicon_not_pending"])
+      const polled = yield* call(`/v1/silicons/requests/${ended.body.request.id}`, { headers: auth(ended.body.request_token) })
+      expect(polled.body.status).toBe("cancelled")
+
+      const late = yield* post("/v1/silicons", { id: handle("late"), display_name: "Late", custodian: ada.id, stk: "0123456789ab" })
+      yield* sql`
+        UPDATE custodian_requests SET expires_at = ${new Date(Date.now() - 1000)} WHERE id = ${late.body.request.id}
+      `.pipe(Effect.orDie)
+      const expired = yield* post(`/v1/me/custodian-requests/${late.body.request.id}/accept`, {}, auth(ada.token))
+      expect([expired.status, expired.body.error.code]).toEqual([410, "custodian_request_expired"])
+      // The Silicon learns why it cannot sign in, once its credentials are proven.
+      const login = yield* post("/v1/silicons/login", { id: late.body.silicon.uuid, stk: "stk-0123456789ab" })
+      expect([login.status, login.body.error.code]).toEqual([403, "custodian_expired"])
+    }))
+
   it.effect("an email with no account yet: the request waits for whoever verifies it", () =>
     Effect.gen(function*() {
       const email = `${handle("later")}@example.com`
@@ -170,6 +194,13 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicon custody", (it) => 
       const other = yield* post("/v1/silicons", { ...body, display_name: "Someone else" }, key)
       expect(other.status).toBe(409)
       expect(other.body.error.code).toBe("idempotency_key_reused")
+      // Past its 10 minutes the answer (it holds the STK) is gone, but the Silicon is not made twice.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        UPDATE idempotency_keys SET answer_expires_at = ${new Date(Date.now() - 1000)} WHERE key = ${key["idempotency-key"]}
+      `.pipe(Effect.orDie)
+      const late = yield* post("/v1/silicons", body, key)
+      expect([late.status, late.body.error.code]).toEqual([409, "idempotency_result_unavailable"])
     }))
 
   it.effect("bad bodies: unknown fields, an unknown custodian, a reserved id, a taken id", () =>

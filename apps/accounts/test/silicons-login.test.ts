@@ -2,6 +2,8 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { createCarbon } from "./support/carbons.ts"
+import { expectRateLimited, freshWindow, spendWindow } from "./support/rateLimits.ts"
 import { createSilicon } from "./support/silicons.ts"
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -16,6 +18,57 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 const login = (body: unknown, ip = "198.51.100.1") => post("/v1/silicons/login", body, { "x-forwarded-for": ip })
 
 layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("Silicon STK sign-in", (it) => {
+  it.effect("self-creation's time zone: the one given, else the caller's network's (offline lookup), else UTC", () =>
+    Effect.gen(function*() {
+      const custodian = yield* createCarbon()
+      const create = (ip: string, extra: Record<string, string> = {}) =>
+        post("/v1/silicons", {
+          id: `tz${Math.random().toString(36).slice(2, 10)}`,
+          display_name: "Where am I",
+          custodian: `c:${custodian.handle}`,
+          ...extra
+        }, { "x-forwarded-for": ip })
+      // 81.2.69.142 is a British address, 2.16.0.1 a French one (IP2Location LITE).
+      const cases = [
+        ["81.2.69.142", {}, "Europe/London"],
+        ["2.16.0.1", {}, "Europe/Paris"],
+        ["81.2.69.142", { timezone: "Asia/Tokyo" }, "Asia/Tokyo"],
+        // A country spanning several zones tells none; private and documentation ranges neither.
+        ["8.8.8.8", {}, "UTC"],
+        ["10.1.2.3", {}, "UTC"],
+        ["203.0.113.9", {}, "UTC"]
+      ] as const
+      for (const [ip, extra, expected] of cases) {
+        const created = yield* create(ip, extra)
+        expect(created.status).toBe(201)
+        expect(created.body.silicon.timezone).toBe(expected)
+      }
+    }))
+
+  it.effect("POST /v1/silicons: 10 successful and 60 attempts per hour per IP; 20 pending per custodian", () =>
+    Effect.gen(function*() {
+      const custodian = yield* createCarbon()
+      const create = (ip: string, id = `lim${Math.random().toString(36).slice(2, 10)}`) =>
+        post("/v1/silicons", { id, display_name: "Limited", custodian: `c:${custodian.handle}`, stk: "0123456789ab" }, {
+          "x-forwarded-for": ip
+        })
+      yield* freshWindow(3600)
+      // Successes: counted per address, given back when the creation fails.
+      expect((yield* create("198.51.100.70")).status).toBe(201)
+      yield* spendWindow("silicons_created:198.51.100.70", 3600, 10)
+      expectRateLimited(yield* create("198.51.100.70"), "10 per hour per IP", 3600)
+      // Attempts: every request counts, failed ones too.
+      expect((yield* create("198.51.100.71", "!")).status).toBe(422)
+      yield* spendWindow("silicons_create_attempts:198.51.100.71", 3600, 60)
+      expectRateLimited(yield* create("198.51.100.71"), "60 per hour per IP", 3600)
+      // Twenty self-created Silicons may wait for one custodian; the 21st is 409 custodian_request_pending.
+      for (let index = 0; index < 19; index++) {
+        expect((yield* create(`198.51.100.${80 + Math.floor(index / 9)}`)).status).toBe(201)
+      }
+      const waiting = yield* create("198.51.100.90")
+      expect([waiting.status, waiting.body.error.code]).toEqual([409, "custodian_request_pending"])
+    }))
+
   it.effect("an unknown id and a wrong STK get the same answer", () =>
     Effect.gen(function*() {
       const { id } = yield* createSilicon()

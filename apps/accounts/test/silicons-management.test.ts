@@ -5,6 +5,7 @@ import sharp from "sharp"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { expectRateLimited, freshWindow, spendWindow } from "./support/rateLimits.ts"
 import { signInDirectly } from "./support/signIn.ts"
 
 const call = (path: string, init: RequestInit = {}) =>
@@ -185,6 +186,33 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicons in custody", (it)
       expect(late.body.error).toMatchObject({ code: "custodian_request_not_pending", details: { status: "cancelled" } })
       const stranger = yield* send("POST", `/v1/me/custodian-requests/${transfer.body.id}/accept`, token)
       expect(stranger.body.error.code).toBe("custodian_request_not_found")
+    }))
+
+  it.effect("a transfer accepted after custody moved another way is cancelled: 409 transfer_stale", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const { token, uuid } = yield* custodianWithSilicon
+      const bob = yield* createCarbon()
+      const carol = yield* createCarbon()
+      const transfer = yield* send("POST", `/v1/me/silicons/${uuid}/transfer`, token, { to: `c:${bob.handle}` })
+      // Custody moves to Carol by another way while the transfer waits (a guard: no route does this).
+      yield* sql`UPDATE silicons SET custodian_uuid = ${carol.uuid} WHERE account_uuid = ${uuid}`.pipe(Effect.orDie)
+      const bobSession = yield* signInDirectly(bob.uuid)
+      const stale = yield* send("POST", `/v1/me/custodian-requests/${transfer.body.id}/accept`, bobSession.accessToken)
+      expect([stale.status, stale.body.error.code]).toEqual([409, "transfer_stale"])
+      const again = yield* send("POST", `/v1/me/custodian-requests/${transfer.body.id}/accept`, bobSession.accessToken)
+      expect(again.body.error).toMatchObject({ code: "custodian_request_not_pending", details: { status: "cancelled" } })
+    }))
+
+  it.effect("transfer requests: 30 per hour per custodian, then 429 rate_limited", () =>
+    Effect.gen(function*() {
+      const { carbon, token, uuid } = yield* custodianWithSilicon
+      const bob = yield* createCarbon()
+      yield* freshWindow(3600)
+      expect((yield* send("POST", `/v1/me/silicons/${uuid}/transfer`, token, { to: `c:${bob.handle}` })).status).toBe(201)
+      yield* send("POST", `/v1/me/silicons/${uuid}/transfer/cancel`, token)
+      yield* spendWindow(`silicon_transfers:${carbon.uuid}`, 3600, 30)
+      expectRateLimited(yield* send("POST", `/v1/me/silicons/${uuid}/transfer`, token, { to: `c:${bob.handle}` }), "30 per hour per custodian", 3600)
     }))
 
   it.effect("another Carbon's Silicon is not found, on every route", () =>

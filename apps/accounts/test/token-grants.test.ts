@@ -20,6 +20,7 @@ const greetingGrant = (grantType: string) =>
       refresh_token: "sar_x",
       refresh_token_expires_at: "2030-01-01T00:00:00.000Z",
       scope: "profile",
+      membership_id: "accounts:u",
       account: {
         kind: "carbon",
         id: "c:x",

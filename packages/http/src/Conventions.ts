@@ -6,7 +6,7 @@ import { type ApiVersioning, isVersioned, selectVersion } from "./ApiVersion.ts"
 import { withBufferedBody } from "./BufferedRequest.ts"
 import { mediaTypeOf } from "./ContentType.ts"
 import { respondWithError, translateFailure } from "./ErrorTranslation.ts"
-import { InvalidContentType, InvalidJson, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
+import { InvalidBody, InvalidContentType, InvalidJson, RequestTimeout, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
 import { parameterRefusal } from "./ParameterCheck.ts"
 import { readBody } from "./RequestBody.ts"
@@ -160,6 +160,13 @@ const prepareBody = (
         error: new InvalidJson({ message: "The request body is not valid JSON." })
       }
     }
+    if (route.jsonObjectBody && (json === null || typeof json !== "object" || Array.isArray(json))) {
+      return {
+        _tag: "Refused",
+        closeConnection: false,
+        error: new InvalidBody({ message: "The request body must be a JSON object." })
+      }
+    }
     const problems = jsonTextProblems(json)
     if (Object.keys(problems).length > 0) return invalidText(problems)
     return { _tag: "Ready", request: withBufferedBody(request, bytes, json), json }
@@ -234,9 +241,20 @@ export const conventions = (options: ConventionsOptions) => {
         const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed, "app"))
         // A streamed body cannot be fingerprinted or replayed without buffering it: no `around` (idempotency).
         const wrapped = around === undefined || route?.streamedBody === true ? handled : around(request, handled)
-        const answered = wrapped === handled
+        const translated = wrapped === handled
           ? handled
           : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed, "conventions"))
+        // Past its budget the request is answered; the work goes on detached (what commits, commits with its
+        // stored idempotent answer, which a retry with the same key then gets).
+        const answered = route === undefined ? translated : Effect.timeoutTo(Effect.disconnect(translated), {
+          duration: route.timeBudgetMillis,
+          onSuccess: (response) => response,
+          onTimeout: () =>
+            respondWithError(
+              new RequestTimeout({ message: `The request took longer than its ${route.timeBudgetMillis / 1000} seconds; retry it.` }),
+              route.errorFormat
+            )
+        })
         return Effect.flatMap(
           request === original ? answered : Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request),
           finish

@@ -4,6 +4,7 @@ import { errorResponse } from "./ErrorResponse.ts"
 import { makeRouteTable } from "./RouteTable.ts"
 import {
   InternalError,
+  InvalidBody,
   InvalidContentType,
   InvalidJson,
   InvalidPath,
@@ -14,7 +15,7 @@ import {
   ValidationFailed
 } from "./errors.ts"
 
-const BODY_ERRORS = ["ValidationFailed", "InvalidJson", "InvalidContentType", "UnsupportedMediaType", "PayloadTooLarge"]
+const BODY_ERRORS = ["ValidationFailed", "InvalidJson", "InvalidBody", "InvalidContentType", "UnsupportedMediaType", "PayloadTooLarge"]
 const CONVENTION_ERRORS = [...BODY_ERRORS, "InvalidPath", "InvalidQuery", "UnsupportedVersion", "InternalError"]
 const FRAMEWORK_DECODE_ERROR = "HttpApiDecodeError"
 
@@ -30,6 +31,7 @@ export const withConventionErrors = <Id extends string, Groups extends HttpApiGr
   api
     .addError(errorResponse(ValidationFailed))
     .addError(errorResponse(InvalidJson))
+    .addError(errorResponse(InvalidBody))
     .addError(errorResponse(InvalidContentType))
     .addError(errorResponse(UnsupportedMediaType))
     .addError(errorResponse(PayloadTooLarge))

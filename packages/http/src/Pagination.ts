@@ -1,4 +1,4 @@
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { ApiError } from "./ApiError.ts"
 
 /** Spec conventions: page size 1 to 200, default 50; the cursor is opaque and passed back unchanged. */
@@ -49,6 +49,22 @@ export const decodeCursor = <A, I>(
     onRight: Effect.succeed
   })
 }
+
+/** The decoded `limit` and `cursor` of a list request (`PageQueryFields`). */
+export interface PageQuery {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+/** What a list request asks for: its page size (default 50) and, when it sent a cursor, the position to start after. */
+export const pageRequest = <A, I>(
+  schema: Schema.Schema<A, I>,
+  query: PageQuery
+): Effect.Effect<{ readonly limit: number; readonly after: Option.Option<A> }, InvalidCursor> =>
+  Effect.map(
+    query.cursor === undefined ? Effect.succeedNone : Effect.asSome(decodeCursor(schema, query.cursor)),
+    (after) => ({ limit: query.limit ?? DEFAULT_PAGE_SIZE, after })
+  )
 
 /**
  * Splits rows fetched with `limit + 1` into the page and the cursor of the

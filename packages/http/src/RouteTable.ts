@@ -1,5 +1,5 @@
 import { HttpApi, type HttpApiSchema } from "@effect/platform"
-import { Context, Option, type Schema } from "effect"
+import { Context, Option, type Schema, SchemaAST } from "effect"
 import { type ErrorFormat, errorFormatOf } from "./ErrorFormat.ts"
 
 /** Per-endpoint request body limit, in bytes (default 64 KB). */
@@ -19,12 +19,18 @@ export class HtmlPage extends Context.Tag("@platform/http/HtmlPage")<HtmlPage, t
  */
 export class StreamedBody extends Context.Tag("@platform/http/StreamedBody")<StreamedBody, true>() {}
 
+/** Per-endpoint time budget, in milliseconds (default 30 seconds): past it the request answers 503 request_timeout. */
+export class TimeBudgetMillis extends Context.Tag("@platform/http/TimeBudgetMillis")<TimeBudgetMillis, number>() {}
+
+export const DEFAULT_TIME_BUDGET_MILLIS = 30_000
+
 export interface Route {
   readonly method: string
   readonly path: string
   readonly maxBodyBytes: number
   /** The handler reads the body itself, as a stream (see StreamedBody). */
   readonly streamedBody: boolean
+  readonly timeBudgetMillis: number
   /** Accepted media types of the body, with the kind each decodes as; empty when the route takes no body. */
   readonly bodyTypes: ReadonlyMap<string, HttpApiSchema.Encoding["kind"]>
   readonly pathSchema: Option.Option<Schema.Schema.AnyNoContext>
@@ -34,9 +40,30 @@ export interface Route {
   readonly errorFormat: Option.Option<ErrorFormat>
   /** A page for browsers (HtmlPage). */
   readonly page: boolean
+  /** Whether a JSON body must be an object (the payload is a struct or record, or a union of them). */
+  readonly jsonObjectBody: boolean
   /** Headers every response of this route carries besides the conventions' own. */
   readonly headers?: Readonly<Record<string, string>>
 }
+
+/** Whether a value of this schema is always a JSON object on the wire. */
+const takesObject = (ast: SchemaAST.AST): boolean => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return true
+    case "Refinement":
+      return takesObject(ast.from)
+    case "Transformation":
+      return takesObject(ast.from)
+    case "Union":
+      return ast.types.every(takesObject)
+    default:
+      return false
+  }
+}
+
+const jsonObjectBodyOf = (payload: Option.Option<Schema.Schema.AnyNoContext>): boolean =>
+  Option.match(payload, { onNone: () => false, onSome: (schema) => takesObject(SchemaAST.encodedAST(schema.ast)) })
 
 interface PatternEntry {
   readonly regex: RegExp
@@ -69,6 +96,9 @@ const patternOf = (path: string): RegExp | undefined => {
   return new RegExp(`^${source}$`)
 }
 
+/** How many segments of a pattern are literal text rather than a parameter. */
+const literalSegments = (regex: RegExp): number => regex.source.split("/").filter((segment) => segment !== "[^/]+").length
+
 /** Routes served beside the HttpApi (the OpenAPI document, the docs page), known for 405 answers. */
 export interface ExtraRoute {
   readonly method: string
@@ -92,12 +122,16 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
           Option.getOrElse(() => DEFAULT_MAX_BODY_BYTES)
         ),
         streamedBody: Option.isSome(Context.getOption(mergedAnnotations, StreamedBody)),
+        timeBudgetMillis: Context.getOption(mergedAnnotations, TimeBudgetMillis).pipe(
+          Option.getOrElse(() => DEFAULT_TIME_BUDGET_MILLIS)
+        ),
         bodyTypes: endpoint.method === "GET" ? new Map() : bodyTypes,
         pathSchema: endpoint.pathSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         urlParamsSchema: endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.AnyNoContext>,
         payloadSchema,
         errorFormat: errorFormatOf(payloadSchema),
-        page: Context.getOption(mergedAnnotations, HtmlPage).pipe(Option.isSome)
+        page: Context.getOption(mergedAnnotations, HtmlPage).pipe(Option.isSome),
+        jsonObjectBody: jsonObjectBodyOf(payloadSchema)
       }
       const regex = patternOf(endpoint.path)
       if (regex === undefined) {
@@ -105,9 +139,10 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         byMethod.set(endpoint.method, route)
         exact.set(endpoint.path, byMethod)
       } else {
-        const entry = patterns.get(endpoint.path) ?? { regex, routes: new Map<string, Route>() }
+        // Paths that differ only in their parameters' names (`/x/:provider`, `/x/:id`) are one path.
+        const entry = patterns.get(regex.source) ?? { regex, routes: new Map<string, Route>() }
         entry.routes.set(endpoint.method, route)
-        patterns.set(endpoint.path, entry)
+        patterns.set(regex.source, entry)
       }
     }
   })
@@ -119,41 +154,49 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       path,
       maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
       streamedBody: false,
+      timeBudgetMillis: DEFAULT_TIME_BUDGET_MILLIS,
       bodyTypes: new Map(),
       pathSchema: Option.none(),
       urlParamsSchema: Option.none(),
       payloadSchema: Option.none(),
       errorFormat: Option.none(),
-      page: false
+      page: false,
+      jsonObjectBody: false
     })
     exact.set(path, byMethod)
   }
-  const routesFor = (path: string): Map<string, Route> | undefined => {
+  // A literal segment wins over a parameter (`/apps/:id/proofs/app-verification` before `/apps/:id/proofs/:proof_id`).
+  const byLiteralSegments = [...patterns.values()].sort((a, b) => literalSegments(b.regex) - literalSegments(a.regex))
+  /** Every path pattern this path matches, the most literal first (an exact path before all). */
+  const routesFor = (path: string): ReadonlyArray<Map<string, Route>> => {
     const found = exact.get(path)
-    if (found) return found
-    for (const entry of patterns.values()) {
-      if (entry.regex.test(path)) return entry.routes
-    }
-    return undefined
+    const matching = byLiteralSegments.filter((entry) => entry.regex.test(path)).map((entry) => entry.routes)
+    return found === undefined ? matching : [found, ...matching]
   }
   return {
+    // On every request: stops at the first pattern that has the method.
     match: (method, path) => {
-      const routes = routesFor(path)
-      return routes?.get(method) ?? (method === "HEAD" ? routes?.get("GET") : undefined)
+      const inRoutes = (routes: Map<string, Route>) => routes.get(method) ?? (method === "HEAD" ? routes.get("GET") : undefined)
+      const found = exact.get(path)
+      const exactRoute = found === undefined ? undefined : inRoutes(found)
+      if (exactRoute !== undefined) return exactRoute
+      for (const entry of byLiteralSegments) {
+        const route = entry.regex.test(path) ? inRoutes(entry.routes) : undefined
+        if (route !== undefined) return route
+      }
+      return undefined
     },
     allowedMethods: (path) => {
-      const routes = routesFor(path)
-      if (!routes) return []
-      const methods = [...routes.keys()]
+      const methods = [...new Set(routesFor(path).flatMap((routes) => [...routes.keys()]))]
       if (methods.includes("GET") && !methods.includes("HEAD")) methods.push("HEAD")
       return methods
     },
     errorFormatAt: (path) => {
-      for (const route of routesFor(path)?.values() ?? []) {
+      for (const route of routesFor(path).flatMap((routes) => [...routes.values()])) {
         if (Option.isSome(route.errorFormat)) return route.errorFormat
       }
       return Option.none()
     },
-    pageAt: (path) => [...routesFor(path)?.values() ?? []].some((route) => route.page)
+    pageAt: (path) => routesFor(path).some((routes) => [...routes.values()].some((route) => route.page))
   }
 }

@@ -19,6 +19,18 @@ export class InvalidJson extends ApiError<InvalidJson>()("InvalidJson", {
   status: 400
 }) {}
 
+/** A body that is valid JSON but not the JSON object the route takes (an array, a string, a number, null). */
+export class InvalidBody extends ApiError<InvalidBody>()("InvalidBody", {
+  code: "invalid_body",
+  status: 400
+}) {}
+
+/** The request ran past its route's time budget (spec 1: 30 seconds unless the route says otherwise). */
+export class RequestTimeout extends ApiError<RequestTimeout>()("RequestTimeout", {
+  code: "request_timeout",
+  status: 503
+}) {}
+
 export class InvalidContentType extends ApiError<InvalidContentType>()("InvalidContentType", {
   code: "invalid_content_type",
   status: 400,
@@ -98,6 +110,12 @@ export class InvalidIdempotencyKey extends ApiError<InvalidIdempotencyKey>()("In
 
 export class IdempotencyKeyReused extends ApiError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
   code: "idempotency_key_reused",
+  status: 409
+}) {}
+
+/** The request with this key ran, but its answer (which carried a new secret) is no longer kept. */
+export class IdempotencyResultUnavailable extends ApiError<IdempotencyResultUnavailable>()("IdempotencyResultUnavailable", {
+  code: "idempotency_result_unavailable",
   status: 409
 }) {}
 

@@ -17,6 +17,8 @@ export {
   makeRouteTable,
   MaxBodyBytes,
   StreamedBody,
+  DEFAULT_TIME_BUDGET_MILLIS,
+  TimeBudgetMillis,
   type Route,
   type RouteTable
 } from "./RouteTable.ts"

@@ -8,6 +8,7 @@ import {
   errorResponse,
   MaxBodyBytes,
   noStore,
+  TimeBudgetMillis,
   OriginNotAllowed,
   publicDocument,
   requireOrigin,
@@ -68,6 +69,7 @@ export class TestApi extends HttpApi.make("test").add(
     )
     .add(HttpApiEndpoint.get("document", "/v1/document").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
     .add(HttpApiEndpoint.get("ping", "/v1/ping").addSuccess(Schema.Struct({ calls: Schema.Number })))
+    .add(HttpApiEndpoint.get("slow", "/v1/slow").addSuccess(Schema.Void).annotate(TimeBudgetMillis, 150))
     .add(
       HttpApiEndpoint.post("problem", "/v1/problems")
         .setPayload(ProblemBody)
@@ -104,6 +106,8 @@ const WidgetsLive = HttpApiBuilder.group(TestApi, "widgets", (handlers) =>
       .handle("upload", ({ payload }) => Effect.as(count, { length: payload.data.length }))
       .handle("boom", () => Effect.zipRight(count, Effect.die(new Error("secret internal detail: db password hunter2"))))
       .handle("ping", () => Effect.map(count, (calls) => ({ calls })))
+      // Longer than its 150 ms budget, and uninterruptible (as a handler that commits is).
+      .handle("slow", () => Effect.zipRight(count, Effect.sleep("1 second")), { uninterruptible: true })
       .handle("signIn", () =>
         Effect.gen(function*() {
           yield* requireOrigin(["http://app.example"])

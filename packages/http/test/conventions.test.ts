@@ -264,8 +264,9 @@ layer(TestServerLive)("shared HTTP conventions over real HTTP", (it) => {
         expect(deep.body.error).toEqual({ code: "invalid_json", message: expect.stringContaining("deeper than 64") })
         const inString = yield* call("/v1/widgets", json({ name: "[".repeat(100), size: 1 }))
         expect(inString.status).toBe(201)
+        // 64 levels parse; an array is then not the object the route takes.
         const sixtyFour = yield* call("/v1/widgets", { ...json(null), body: "[".repeat(64) + "]".repeat(64) })
-        expect(sixtyFour.body.error.code).toBe("validation_failed")
+        expect(sixtyFour.body.error.code).toBe("invalid_body")
         expect(yield* Ref.get(calls)).toBe(before + 1)
       }))
 

@@ -29,3 +29,13 @@ export const IdempotencyMigration: Effect.Effect<void, SqlError, SqlClient.SqlCl
   `
   yield* sql`CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at)`
 })
+
+/**
+ * `answer_expires_at`: when a stored answer stops being replayed, before the key itself expires (an
+ * answer carrying a new secret is kept 10 minutes, its key 24 hours). Null on rows written before it:
+ * their answer lasts as long as their key.
+ */
+export const IdempotencyAnswerExpiryMigration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE idempotency_keys ADD COLUMN answer_expires_at timestamptz`
+})

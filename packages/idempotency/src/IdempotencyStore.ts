@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { rowsDecoder } from "@platform/database"
 import { Clock, Context, Data, Duration, Effect, Layer, Option, Schema } from "effect"
 import { type OnceResult, PriorRequest, type StoredResponse } from "./PriorRequest.ts"
-import { type IdempotencyRetention, retentionDuration } from "./retention.ts"
+import { type IdempotencyRetention, KEY_RETENTION, retentionDuration } from "./retention.ts"
 
 export interface IdempotencyKeyRef {
   /** Opaque string built by the caller, e.g. a digest of the credential plus the route. */
@@ -46,6 +46,7 @@ export interface IdempotencyStoreService {
 
 const StoredRow = Schema.Struct({
   fingerprint: Schema.String,
+  answer_kept: Schema.Boolean,
   status: Schema.Number,
   headers: Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String })),
   body: Schema.Uint8ArrayFromHex
@@ -76,13 +77,15 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
     // Read after the lock, in a statement of its own: its snapshot then includes the last holder's commit.
     const storedAnswer = (ref: IdempotencyKeyRef, now: Date) =>
       sql`
-        SELECT fingerprint, status, headers::text AS headers, encode(body, 'hex') AS body
+        SELECT fingerprint, COALESCE(answer_expires_at, expires_at) > ${now} AS answer_kept,
+               status, headers::text AS headers, encode(body, 'hex') AS body
         FROM idempotency_keys
         WHERE scope = ${ref.scope} AND key = ${ref.key} AND state = 'done' AND expires_at > ${now}
       `.pipe(Effect.flatMap(decodeStoredRows), Effect.map((rows) => Option.fromNullable(rows[0])))
 
     const keepAnswer = (request: RequestRef, answer: KeptAnswer, now: Date) => {
-      const expiresAt = new Date(now.getTime() + Duration.toMillis(retentionDuration(answer.retention)))
+      const expiresAt = new Date(now.getTime() + Duration.toMillis(KEY_RETENTION))
+      const answerExpiresAt = new Date(now.getTime() + Duration.toMillis(retentionDuration(answer.retention)))
       const values = {
         scope: request.scope,
         key: request.key,
@@ -90,6 +93,7 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
         state: "done",
         locked_until: null,
         expires_at: expiresAt,
+        answer_expires_at: answerExpiresAt,
         created_at: now,
         completed_at: now,
         status: answer.status,
@@ -100,7 +104,7 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
         INSERT INTO idempotency_keys ${sql.insert(values)}
         ON CONFLICT (scope, key) DO UPDATE SET
           fingerprint = EXCLUDED.fingerprint, state = 'done', locked_until = NULL,
-          expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at,
+          expires_at = EXCLUDED.expires_at, answer_expires_at = EXCLUDED.answer_expires_at, created_at = EXCLUDED.created_at,
           completed_at = EXCLUDED.completed_at, status = EXCLUDED.status,
           headers = EXCLUDED.headers, body = EXCLUDED.body
       `
@@ -115,8 +119,9 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
         const now = new Date(yield* Clock.currentTimeMillis)
         const stored = yield* storedAnswer(request, now)
         if (Option.isSome(stored)) {
-          const { fingerprint, ...response } = stored.value
-          return fingerprint === request.fingerprint ? PriorRequest.Replay(response) : PriorRequest.Mismatch()
+          const { answer_kept, fingerprint, ...response } = stored.value
+          if (fingerprint !== request.fingerprint) return PriorRequest.Mismatch()
+          return answer_kept ? PriorRequest.Replay(response) : PriorRequest.Unavailable()
         }
         const outcome = yield* run
         if (Option.isNone(outcome.keep)) return yield* new Discarded({ value: outcome.value })
@@ -140,6 +145,11 @@ export const makeIdempotencyStore: Effect.Effect<IdempotencyStoreService, never,
 
     const purgeExpired: Effect.Effect<number, SqlError> = Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
+      // An answer past its own time (one carrying a secret) is erased; the key stays taken until it expires.
+      yield* sql`
+        UPDATE idempotency_keys SET body = ''::bytea, headers = '{}'::jsonb
+        WHERE answer_expires_at <= ${now} AND octet_length(body) > 0
+      `
       const rows = yield* sql`
         WITH purged AS (DELETE FROM idempotency_keys WHERE expires_at <= ${now} RETURNING 1)
         SELECT count(*)::integer AS count FROM purged

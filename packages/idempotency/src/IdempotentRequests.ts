@@ -5,6 +5,7 @@ import {
   clientAddressOf,
   IdempotencyInProgress,
   IdempotencyKeyReused,
+  IdempotencyResultUnavailable,
   InvalidIdempotencyKey
 } from "@platform/http"
 import { Context, Effect, Option } from "effect"
@@ -125,6 +126,13 @@ export const idempotentRequests = (
         return yield* Effect.fail(
           new IdempotencyKeyReused({
             message: "This Idempotency-Key was used with a different request; use a new key for a new request."
+          })
+        )
+      case "Unavailable":
+        return yield* Effect.fail(
+          new IdempotencyResultUnavailable({
+            message: "The request with this Idempotency-Key was carried out, but its answer held a new secret and is kept only 10 minutes.",
+            hint: "It is not run again; look the result up (or make a new request with a new key)."
           })
         )
     }

@@ -11,12 +11,14 @@ export interface StoredResponse {
  * Why `IdempotencyStore.once` did not run a request:
  * - `Replay`: the same request finished before, within its retention; here is its answer;
  * - `InProgress`: the same key is held by a request that is still running;
- * - `Mismatch`: the key was used for a different request.
+ * - `Mismatch`: the key was used for a different request;
+ * - `Unavailable`: the same request finished, but its answer (it carried a new secret) is no longer kept.
  */
 export type PriorRequest = Data.TaggedEnum<{
   Replay: StoredResponse
   InProgress: {}
   Mismatch: {}
+  Unavailable: {}
 }>
 
 export const PriorRequest = Data.taggedEnum<PriorRequest>()

@@ -1,6 +1,6 @@
 export { PriorRequest } from "./PriorRequest.ts"
 export type { OnceResult, StoredResponse } from "./PriorRequest.ts"
-export { IdempotencyMigration } from "./IdempotencyMigration.ts"
+export { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "./IdempotencyMigration.ts"
 export { IdempotencyStore, makeIdempotencyStore } from "./IdempotencyStore.ts"
 export type { IdempotencyKeyRef, IdempotencyStoreService, KeptAnswer, RequestRef, RunOutcome } from "./IdempotencyStore.ts"
 export { retentionDuration } from "./retention.ts"

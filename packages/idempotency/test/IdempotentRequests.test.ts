@@ -5,7 +5,7 @@ import { conventions } from "@platform/http"
 import { expect, layer } from "@effect/vitest"
 import { Context, Deferred, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
 import { createServer } from "node:http"
-import { IdempotencyMigration } from "../src/IdempotencyMigration.ts"
+import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "../src/IdempotencyMigration.ts"
 import { IdempotencyStore } from "../src/IdempotencyStore.ts"
 import { carriesNewSecret, idempotentRequests } from "../src/IdempotentRequests.ts"
 
@@ -43,7 +43,7 @@ const Served = HttpApiBuilder.serve().pipe(
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
   Layer.provideMerge(Layer.effect(Gate, Effect.all({ open: Deferred.make<void>(), runs: Ref.make(0) }))),
   Layer.provide(IdempotencyStore.layer),
-  Layer.provide(TestDatabase.layer({ "0001_idempotency": IdempotencyMigration })),
+  Layer.provide(TestDatabase.layer({ "0001_idempotency": IdempotencyMigration, "0002_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration })),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )
 

@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { TestDatabase } from "@platform/database"
 import { Context, Effect, Layer } from "effect"
-import { IdempotencyMigration } from "../src/IdempotencyMigration.ts"
+import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "../src/IdempotencyMigration.ts"
 import { IdempotencyStore } from "../src/IdempotencyStore.ts"
 
 const migrations = {
   "0001_idempotency": IdempotencyMigration,
+  "0003_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
   // A table of the requests' own writes, to see what committed with their answers.
   "0002_writes": Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE TABLE writes (label text NOT NULL)`)
 }

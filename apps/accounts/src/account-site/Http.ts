@@ -30,6 +30,8 @@ import { ACCOUNT_PAGE, makeSiteSignIn, signInPath } from "./siteSignIn.ts"
 
 /** Spec 1's limits keep these lists short (a custodian's Silicons and requests are read in one page of the maximum). */
 const LIST_LIMIT = 200
+/** The newest live sessions the page lists; "sign out everywhere" ends the rest too. */
+const SESSIONS_SHOWN = 100
 
 interface SignedIn {
   readonly carbon: CarbonRow
@@ -82,7 +84,15 @@ export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", 
           return { _tag: "Refused", typed, message: counted.left.message, status: 429 } satisfies DeviceView
         }
         const userCode = normalizeUserCode(typed)
-        const found = userCode === null ? Option.none() : yield* codes.findLive(userCode, yield* now)
+        const found = userCode === null ? Option.none() : yield* codes.find(userCode)
+        if (Option.isSome(found) && found.value.expires_at.getTime() <= (yield* now).getTime()) {
+          return {
+            _tag: "Refused",
+            typed,
+            message: "This code has expired: codes work for 10 minutes. Start again on the device for a new one.",
+            status: 410
+          } satisfies DeviceView
+        }
         return Option.isSome(found)
           ? { _tag: "Found", request: deviceRequestOf(found.value) } satisfies DeviceView
           : {
@@ -106,7 +116,7 @@ export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", 
             const [emails, phones, live, inCustody, waiting] = yield* Effect.all([
               contacts.contactsOf(carbon.uuid, "email"),
               contacts.contactsOf(carbon.uuid, "phone"),
-              Effect.flatMap(now, (at) => signins.listLive(carbon.uuid, at)),
+              Effect.flatMap(now, (at) => signins.listLive(carbon.uuid, at, SESSIONS_SHOWN, Option.none())),
               siliconsInCustody(carbon),
               waitingRequests(carbon)
             ])

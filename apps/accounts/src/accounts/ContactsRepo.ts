@@ -202,6 +202,29 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("accounts/Conta
       `.pipe(Effect.flatMap(decodeContacts), Effect.orDie)
 
     /**
+     * A page of the account's emails or phones in the order of `contactsOf`: `limit + 1` of them after
+     * `after` (whether primary, created_at ISO, address).
+     */
+    const contactsPage = (
+      accountUuid: string,
+      channel: ContactChannel,
+      limit: number,
+      after: Option.Option<readonly [boolean, string, string]>
+    ): Effect.Effect<ReadonlyArray<ContactRow>> => {
+      const position = Option.match(after, {
+        onNone: () => sql``,
+        onSome: ([primary, createdAt, address]) =>
+          sql`AND (NOT is_primary, created_at, address) > (${!primary}, ${new Date(createdAt)}, ${address})`
+      })
+      return sql`
+        SELECT ${sql.literal(CONTACT_COLUMNS)} FROM ${sql(TABLES[channel])}
+        WHERE account_uuid = ${accountUuid} ${position}
+        ORDER BY is_primary DESC, created_at, address
+        LIMIT ${limit + 1}
+      `.pipe(Effect.flatMap(decodeContacts), Effect.orDie)
+    }
+
+    /**
      * Adds an email or phone pending verification, or finds it already on the
      * account (pending or verified). It is not checked against other accounts:
      * whether another account holds it verified is told only to whoever
@@ -339,6 +362,7 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("accounts/Conta
       findByVerifiedPhone: (phone: string) => findByVerifiedContact("phone", phone),
       addContact,
       contactsOf,
+      contactsPage,
       addPendingContact,
       verifyPendingContact,
       makePrimaryContact,

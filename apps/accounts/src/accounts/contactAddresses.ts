@@ -1,4 +1,5 @@
 import { Either } from "effect"
+import { isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js/min"
 
 export type ContactChannel = "email" | "phone"
 
@@ -18,14 +19,23 @@ const E164 = /^\+[1-9][0-9]{6,14}$/
 
 /**
  * A phone number in E.164 (`+` then 7 to 15 digits, no leading zero). Spaces,
- * dots, dashes and parentheses between digits are dropped; a number without
- * its `+` country code is refused, never guessed.
+ * dots, dashes and parentheses between digits are dropped. A number without
+ * its `+` country code is read as a national number of `country` (ISO 3166-1
+ * alpha-2) when one is given and the number is valid there; otherwise it is
+ * refused, never guessed.
  */
-export const normalizePhone = (input: string): Either.Either<string, string> => {
+export const normalizePhone = (input: string, country?: string): Either.Either<string, string> => {
   const phone = input.trim().replace(SEPARATORS, "")
-  return E164.test(phone)
-    ? Either.right(phone)
-    : Either.left("must be a phone number in international form, such as +14155550100")
+  if (E164.test(phone)) return Either.right(phone)
+  if (country === undefined || phone.startsWith("+")) {
+    return Either.left("must be a phone number in international form, such as +14155550100")
+  }
+  const region = country.toUpperCase()
+  if (!isSupportedCountry(region)) return Either.left(`country ${region} has no phone numbering plan we know`)
+  const parsed = parsePhoneNumberFromString(input, region)
+  return parsed !== undefined && parsed.isValid() && E164.test(parsed.number)
+    ? Either.right(parsed.number)
+    : Either.left(`must be a phone number of ${region}, or in international form such as +14155550100`)
 }
 
 export const normalizeAddress = (channel: ContactChannel, input: string): Either.Either<string, string> =>

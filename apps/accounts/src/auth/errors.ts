@@ -51,3 +51,5 @@ export class SessionNotFound extends ApiError<SessionNotFound>()("SessionNotFoun
   code: "session_not_found",
   status: 404
 }) {}
+/** A route that needs the account site's browser session (a hosted flow's continue, linking an identity). */
+export class SessionRequired extends ApiError<SessionRequired>()("SessionRequired", { code: "session_required", status: 401 }) {}

@@ -13,10 +13,10 @@ import { TokenResponse } from "../oauth/TokenResponse.ts"
 
 export const CliLoginStart = lenient(Schema.Struct({
   email: Schema.optional(Schema.String.pipe(Schema.maxLength(320))),
-  phone: Schema.optional(Schema.String.pipe(Schema.maxLength(32)).annotations({ description: "E.164, e.g. +447911123456" })),
+  phone: Schema.optional(Schema.String.pipe(Schema.maxLength(32)).annotations({ description: "E.164, e.g. +447911123456, or a national number with country" })),
   country: Schema.optional(
     Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)).annotations({
-      description: "ISO 3166-1 alpha-2; accepted for clients that send it, the phone itself must be E.164"
+      description: "ISO 3166-1 alpha-2: a phone without its + country code is read as a national number of this country and turned into E.164"
     })
   )
 })).annotations({ identifier: "CliLoginStart" })

@@ -37,14 +37,14 @@ const messageFor = (hasAccount: boolean) => (code: string) =>
         `Someone asked to sign in with this address, but no account uses it. If it was you, sign up first. Code: ${code}.`
     }
 
-const addressOf = (email: string | undefined, phone: string | undefined) => {
+const addressOf = (email: string | undefined, phone: string | undefined, country: string | undefined) => {
   if ((email === undefined) === (phone === undefined)) {
     return Either.left(new ValidationFailed({
       message: "Send exactly one of email and phone.",
       details: { fields: { [email === undefined ? "email" : "phone"]: "send exactly one of email and phone" } }
     }))
   }
-  const normalized = email !== undefined ? normalizeEmail(email) : normalizePhone(phone!)
+  const normalized = email !== undefined ? normalizeEmail(email) : normalizePhone(phone!, country)
   const field = email !== undefined ? "email" : "phone"
   return Either.match(normalized, {
     onLeft: (problem) =>
@@ -68,7 +68,7 @@ export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handl
           yield* noStore
           const ip = yield* clientAddress(config.trustProxy)
           yield* enforceRateLimit(limiter, startsPerIp, ip)
-          const address = yield* addressOf(payload.email, payload.phone)
+          const address = yield* addressOf(payload.email, payload.phone, payload.country)
           const account = yield* contacts.findByVerifiedContact(
             address.channel === "email" ? "email" : "phone",
             address.destination

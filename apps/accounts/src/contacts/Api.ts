@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, lenient, RateLimited } from "@platform/http"
+import { errorResponse, InvalidCursor, lenient, PageQueryFields, RateLimited } from "@platform/http"
 import { Schema } from "effect"
 import {
   ChallengeNotFound,
@@ -91,7 +91,9 @@ const contactGroup = <
   HttpApiGroup.make(channel.name)
     .add(
       HttpApiEndpoint.get("list", `/v1/me/${channel.name}`)
+        .setUrlParams(Schema.Struct(PageQueryFields))
         .addSuccess(ContactList)
+        .addError(errorResponse(InvalidCursor))
         .annotate(OpenApi.Description, channel.words.list)
     )
     .add(
@@ -155,7 +157,7 @@ export class EmailsApi extends contactGroup({
   errors: { limitReached: EmailLimitReached, inUse: EmailInUse, notFound: EmailNotFound, notVerified: EmailNotVerified },
   title: "Emails",
   words: {
-    list: "The caller's email addresses, primary first, then oldest first.",
+    list: "The caller's email addresses, primary first, then oldest first; paged with limit and cursor.",
     add: "Adds an email address, unverified, and sends it a code (202 with the challenge); adding one that is " +
       "pending sends a new code, one verified on this account is 409 email_in_use. At most 10 per account.",
     verify: "Verifies the address with the code sent when it was added. The first verified email becomes primary. " +
@@ -175,7 +177,7 @@ export class PhonesApi extends contactGroup({
   errors: { limitReached: PhoneLimitReached, inUse: PhoneInUse, notFound: PhoneNotFound, notVerified: PhoneNotVerified },
   title: "Phones",
   words: {
-    list: "The caller's phone numbers, primary first, then oldest first.",
+    list: "The caller's phone numbers, primary first, then oldest first; paged with limit and cursor.",
     add: "Adds a phone number (E.164), unverified, and sends it a code by SMS (202 with the challenge); adding one " +
       "that is pending sends a new code, one verified on this account is 409 phone_in_use. At most 10 per account.",
     verify: "Verifies the number with the code sent when it was added. The first verified phone becomes primary. " +

@@ -1,3 +1,4 @@
+import { Page } from "@platform/http"
 import { Schema } from "effect"
 import type { ContactRow } from "../accounts/ContactRow.ts"
 
@@ -14,10 +15,10 @@ export const Contact = Schema.Struct({
 export type Contact = typeof Contact.Type
 
 /** The list response; an account holds at most 10 per channel, so it is always one page. */
-export const ContactList = Schema.Struct({
-  items: Schema.Array(Contact),
-  next_cursor: Schema.NullOr(Schema.String).annotations({ description: "Always null: the whole list fits on one page" })
-}).annotations({ identifier: "ContactList" })
+export const ContactList = Page(Contact, "ContactList")
+
+/** A keyset position in an emails or phones list: whether primary, created_at (ISO), address. */
+export const ContactPosition = Schema.Tuple(Schema.Boolean, Schema.String, Schema.String)
 
 export const contactOf = (row: ContactRow): Contact => ({
   address: row.address,

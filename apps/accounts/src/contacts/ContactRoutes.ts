@@ -1,4 +1,4 @@
-import { clientAddress, noStore } from "@platform/http"
+import { clientAddress, noStore, type PageQuery, pageOf, pageRequest } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -11,7 +11,7 @@ import { requireCarbon } from "../auth/requireCarbon.ts"
 import { AccountsConfig } from "../config.ts"
 import { ofChannel } from "./channelErrors.ts"
 import { reportingProfileChanges } from "../events/profileChanges.ts"
-import { contactOf } from "./Contact.ts"
+import { contactOf, ContactPosition } from "./Contact.ts"
 import { addCodeMessage, addPurpose, addsPerAccount, addsPerIp, verificationChannelOf } from "./policy.ts"
 
 const alreadyVerifiedHere = (channel: ContactChannel) =>
@@ -40,11 +40,14 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
     const reported = <A, E>(accountUuid: string, change: Effect.Effect<A, E>) =>
       reportingProfileChanges(sql, accountUuid, change).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const list = Effect.gen(function*() {
-      const account = yield* carbon
-      const rows = yield* contacts.contactsOf(account.uuid, channel)
-      return { items: rows.map(contactOf), next_cursor: null }
-    })
+    const list = (query: PageQuery) =>
+      Effect.gen(function*() {
+        const account = yield* carbon
+        const { after, limit } = yield* pageRequest(ContactPosition, query)
+        const rows = yield* contacts.contactsPage(account.uuid, channel, limit, after)
+        const page = pageOf(rows, limit, (row) => [row.is_primary, row.created_at.toISOString(), row.address] as const)
+        return { items: page.items.map(contactOf), next_cursor: page.nextCursor }
+      })
 
     const add = (input: string) =>
       Effect.gen(function*() {

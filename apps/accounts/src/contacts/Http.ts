@@ -12,7 +12,7 @@ const toTheEnd = { uninterruptible: true } as const
 const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers) =>
   Effect.map(makeContactRoutes("email"), (routes) =>
     handlers
-      .handle("list", () => routes.list)
+      .handle("list", ({ urlParams }) => routes.list(urlParams))
       .handle("add", ({ payload }) => routes.add(payload.email))
       .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
       .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))
@@ -22,7 +22,7 @@ const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers) =>
 const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers) =>
   Effect.map(makeContactRoutes("phone"), (routes) =>
     handlers
-      .handle("list", () => routes.list)
+      .handle("list", ({ urlParams }) => routes.list(urlParams))
       .handle("add", ({ payload }) => routes.add(payload.phone))
       .handle("verify", ({ payload }) => routes.verify(payload.challenge_id, payload.code), toTheEnd)
       .handle("resend", ({ payload }) => routes.resend(payload.challenge_id))

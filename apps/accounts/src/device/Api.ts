@@ -5,7 +5,7 @@ import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
 import { DeviceRequest } from "./DeviceRequest.ts"
-import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
+import { DeviceCodeDecided, DeviceCodeExpired, DeviceCodeNotFound } from "./errors.ts"
 
 /** Like every OAuth endpoint: a form body or a JSON object of strings (spec 1, General request rules). */
 const DeviceAuthorizationParameters = oauthBody([
@@ -72,10 +72,11 @@ export class DeviceApprovalApi extends HttpApiGroup.make("deviceApproval")
       .addError(errorResponse(DeviceCodeDecided))
       .annotate(OpenApi.Description, "Refuses the device sign-in: its polls answer access_denied.")
   )
-  // Every route answers these: a Silicon caller, the shared window, an unknown or expired code.
+  // Every route answers these: a Silicon caller, the shared window, an unknown code (404) or an expired one (410).
   .addError(errorResponse(CarbonOnly))
   .addError(errorResponse(RateLimited))
   .addError(errorResponse(DeviceCodeNotFound))
+  .addError(errorResponse(DeviceCodeExpired))
   .middleware(AccountAuth)
   .annotate(
     OpenApi.Description,

@@ -7,7 +7,7 @@ import { AccountsApi } from "../api.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
 import { type Decision, DeviceCodesRepo } from "./DeviceCodesRepo.ts"
 import { deviceRequestOf } from "./DeviceRequest.ts"
-import { DeviceCodeDecided, DeviceCodeNotFound } from "./errors.ts"
+import { DeviceCodeDecided, DeviceCodeExpired, DeviceCodeNotFound } from "./errors.ts"
 import { decisionsPerCarbon } from "./policy.ts"
 import { normalizeUserCode } from "./userCode.ts"
 import { now } from "@platform/service"
@@ -18,6 +18,12 @@ const notFound = () =>
   new DeviceCodeNotFound({
     message: "No device sign-in is waiting for this code.",
     hint: "Check the code shown on the device; codes expire after 10 minutes."
+  })
+
+const expired = () =>
+  new DeviceCodeExpired({
+    message: "This device sign-in has expired.",
+    hint: "Start the sign-in again on the device: codes live 10 minutes."
   })
 
 export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceApproval", (handlers) =>
@@ -46,6 +52,8 @@ export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceAppro
             return deviceRequestOf(outcome.row)
           case "NotFound":
             return yield* Effect.fail(notFound())
+          case "Expired":
+            return yield* Effect.fail(expired())
           case "AlreadyDecided":
             return yield* Effect.fail(
               new DeviceCodeDecided({
@@ -60,8 +68,10 @@ export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceAppro
       .handle("lookup", ({ path }) =>
         Effect.gen(function*() {
           const { userCode } = yield* carbonAndCode(path.user_code)
-          const found = yield* codes.findLive(userCode, yield* now)
-          return Option.isSome(found) ? deviceRequestOf(found.value) : yield* Effect.fail(notFound())
+          const found = yield* codes.find(userCode)
+          if (Option.isNone(found)) return yield* Effect.fail(notFound())
+          if (found.value.expires_at.getTime() <= (yield* now).getTime()) return yield* Effect.fail(expired())
+          return deviceRequestOf(found.value)
         }))
       .handle("approve", ({ path }) => decide(path.user_code, "approved"), { uninterruptible: true })
       .handle("deny", ({ path }) => decide(path.user_code, "denied"), { uninterruptible: true })

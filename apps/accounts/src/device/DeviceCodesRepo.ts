@@ -48,8 +48,10 @@ export type Decision = "approved" | "denied"
 
 export type DecideOutcome = Data.TaggedEnum<{
   Decided: { readonly row: DeviceCodeRow }
-  /** No live request has this user code (never issued, or expired). */
+  /** No request has this user code (never issued, or swept 7 days after it expired). */
   NotFound: {}
+  /** The request's 600 seconds have passed. */
+  Expired: {}
   AlreadyDecided: { readonly status: Decision }
 }>
 export const DecideOutcome = Data.taggedEnum<DecideOutcome>()
@@ -129,10 +131,13 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
         }
       })).pipe(Effect.orDie, Effect.withSpan("DeviceCodesRepo.poll"))
 
-    /** The request a user code names, while it lives; `userCode` in stored form. */
-    const findLive = (userCode: string, now: Date): Effect.Effect<Option.Option<DeviceCodeRow>> =>
+    /**
+     * The request a user code names, expired or not, until the sweep deletes it; `userCode` in stored
+     * form. User codes are unique across the table, so an expired request's code names only it.
+     */
+    const find = (userCode: string): Effect.Effect<Option.Option<DeviceCodeRow>> =>
       Effect.flatMap(
-        Effect.orDie(sql`SELECT ${sql.literal(DEVICE_CODE_COLUMNS)} FROM device_codes WHERE user_code = ${userCode} AND expires_at > ${now}`),
+        Effect.orDie(sql`SELECT ${sql.literal(DEVICE_CODE_COLUMNS)} FROM device_codes WHERE user_code = ${userCode}`),
         firstRow
       )
 
@@ -152,9 +157,10 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
           `
         )
         if (Option.isSome(decided)) return DecideOutcome.Decided({ row: decided.value })
-        const live = yield* findLive(userCode, now)
-        if (Option.isNone(live)) return DecideOutcome.NotFound()
-        return DecideOutcome.AlreadyDecided({ status: live.value.status === "denied" ? "denied" : "approved" })
+        const found = yield* find(userCode)
+        if (Option.isNone(found)) return DecideOutcome.NotFound()
+        if (found.value.expires_at.getTime() <= now.getTime()) return DecideOutcome.Expired()
+        return DecideOutcome.AlreadyDecided({ status: found.value.status === "denied" ? "denied" : "approved" })
       }).pipe(Effect.orDie, Effect.withSpan("DeviceCodesRepo.decide"))
 
     /** Deletes requests that expired more than 7 days before `now`; returns how many went. */
@@ -166,6 +172,6 @@ export class DeviceCodesRepo extends Effect.Service<DeviceCodesRepo>()("accounts
       )
     }
 
-    return { create, poll, findLive, decide, sweep } as const
+    return { create, poll, find, decide, sweep } as const
   })
 }) {}

@@ -8,7 +8,7 @@ import { AccountsApi } from "../api.ts"
 import { FIRST_PARTY_CLIENT_ID } from "../oauth/AccessTokens.ts"
 import { AccountsConfig } from "../config.ts"
 import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
-import { authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
+import { authorizationsPerApp, authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
 import { displayUserCode } from "./userCode.ts"
 import { now } from "@platform/service"
 import { DeviceApprovalLive } from "./ApprovalHttp.ts"
@@ -36,6 +36,7 @@ const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "deviceAuthori
         yield* enforceRateLimit(limiter, authorizationsPerIp, yield* clientAddress(config.trustProxy))
         const parameters = yield* oauthParameters(request.headers["content-type"], yield* Effect.orDie(request.text))
         yield* requirePublicClient(FIRST_PARTY_CLIENT_ID, request.headers["authorization"], parameters)
+        yield* enforceRateLimit(limiter, authorizationsPerApp, FIRST_PARTY_CLIENT_ID)
         const issued = yield* codes.create({
           clientId: FIRST_PARTY_CLIENT_ID,
           clientLabel: clientLabelOf(parameters),

@@ -6,7 +6,13 @@ import { Schema } from "effect"
 export class DeviceCodeNotFound extends ApiError<DeviceCodeNotFound>()("DeviceCodeNotFound", {
   code: "device_code_not_found",
   status: 404,
-  description: "No live device sign-in has this user code (mistyped, never issued, or expired)"
+  description: "No device sign-in has this user code (mistyped, never issued, or expired more than 7 days ago)"
+}) {}
+
+export class DeviceCodeExpired extends ApiError<DeviceCodeExpired>()("DeviceCodeExpired", {
+  code: "device_code_expired",
+  status: 410,
+  description: "The device sign-in's 600 seconds have passed: start it again on the device"
 }) {}
 
 export class DeviceCodeDecided extends ApiError<DeviceCodeDecided>()("DeviceCodeDecided", {

@@ -24,6 +24,15 @@ export const authorizationsPerIp: RateLimitRule = {
   per: "IP"
 }
 
+/** Spec 1, Limits: "600 per 10 minutes per app's tools", counted per client once it is known. */
+export const authorizationsPerApp: RateLimitRule = {
+  id: "device_authorize_app",
+  operation: "POST /v1/device/authorize",
+  limit: 600,
+  window: "10 minutes",
+  per: "app"
+}
+
 /** Lookups, approvals and denials share one window. */
 export const decisionsPerCarbon: RateLimitRule = {
   id: "device_decide",

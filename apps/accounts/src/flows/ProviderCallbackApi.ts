@@ -22,7 +22,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .addError(Html, { status: 400 })
       .annotate(
         OpenApi.Description,
-        "The identity provider's answer (query: state, and code or error; for idp_b, state only, its answer being the one held by the POST below). A state that names no live, unanswered round trip gives an HTML error page (400, never a redirect), as does an answer arriving in a browser that does not hold the flow (recorded on the flow as provider_answer_elsewhere). Otherwise the code is exchanged and the ID token checked, the answer or its failure code is recorded for the flow, and the browser is sent (302) to the flow's hosted page, /authorize?flow={id}, whose GET of the flow claims it."
+        "The identity provider's answer (query: state, and code or error; for idp_b, state only, its answer being the one held by the POST below). A state that names no live, unanswered round trip gives an HTML error page (400, never a redirect), as does an answer arriving in a browser that does not hold the flow (recorded on the flow as provider_answer_elsewhere). Otherwise the code is exchanged and the ID token checked, the answer or its failure code is recorded for the flow, and the browser is sent (302) to the flow's hosted page, /authorize?flow={id}, whose GET of the flow claims it. A state that names a link started at POST /v1/me/identities/{provider} is judged in the browser's account-site session instead and answers a page: 200 when the identity was linked, 400 with the error value otherwise."
       )
   )
   .add(

@@ -1,22 +1,20 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { constantTimeEqual, sha256Hex } from "@platform/crypto"
-import { Effect, Either, Layer, Option } from "effect"
-import { normalizeAddress } from "../accounts/contactAddresses.ts"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AccountsConfig } from "../config.ts"
 import { now } from "@platform/service"
-import { failedAnswer, type ProviderAnswer, ProviderFailed, type ProviderFailureCode } from "../providers/ProviderAnswer.ts"
+import { checkProviderAnswer } from "../providers/checkProviderAnswer.ts"
+import { failedAnswer } from "../providers/ProviderAnswer.ts"
 import { type ExternalProvider, providerCallbackUrl, ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import { type TakenRoundTrip, RoundTrips } from "../providers/RoundTrips.ts"
 import { errorPage, found } from "./authorizePages.ts"
 import { readFlowCookies } from "./flowCookies.ts"
 import type { FlowRow } from "./FlowRow.ts"
 import { FlowsRepo } from "./FlowsRepo.ts"
-
-const fail = (code: ProviderFailureCode, message: string) => Effect.fail(new ProviderFailed({ code, message }))
-
-const text = (value: unknown): string | null => typeof value === "string" && value.length > 0 ? value : null
+import { IdentityLinks } from "../identities/IdentityLinks.ts"
+import { linkResultPage } from "../identities/linkResultPage.ts"
 
 const unknownState = () => errorPage("invalid_state", "This answer from an identity provider is unknown, expired or already used.")
 
@@ -26,49 +24,14 @@ export const ProvidersLive = HttpApiBuilder.group(AccountsApi, "providers", (han
     const registry = yield* ProviderRegistry
     const trips = yield* RoundTrips
     const flows = yield* FlowsRepo
+    const links = yield* IdentityLinks
     const apps = yield* AppsRepo
     const cookies = readFlowCookies({ production: config.environment === "production" })
 
-    /** The provider's answer to a round trip, checked: a verified identity, or why not. */
+    /** The provider's answer to a flow's round trip, checked for the flow's app. */
     const decide = (provider: ExternalProvider, flow: FlowRow, trip: TakenRoundTrip, state: string, query: URLSearchParams) =>
-      Effect.gen(function*() {
-        const error = query.get("error")
-        if (error === provider.cancelError) return yield* fail("provider_cancelled", "Signing in at the identity provider was cancelled.")
-        if (error !== null) return yield* fail("provider_error", "The identity provider could not sign you in.")
-        const app = Option.getOrThrow(yield* apps.find(flow.app_id))
-        const client = provider.clientFor(app)
-        if (Option.isNone(client) || client.value.clientId !== trip.client_id) {
-          return yield* fail("provider_config_changed", "The app changed how it signs in with this provider meanwhile.")
-        }
-        const callback = new URL(providerCallbackUrl(config.publicUrl, provider.name))
-        callback.search = new URLSearchParams([...query].filter(([name]) => name !== "user")).toString()
-        const claims = yield* provider.relyingParty.exchange(client.value, callback, {
-          state,
-          nonce: trip.nonce,
-          codeVerifier: trip.code_verifier
-        })
-        const refusal = provider.admit(app.signin_config, claims)
-        if (Option.isSome(refusal)) return yield* Effect.fail(refusal.value)
-        const email = text(claims.email)
-        if (email === null) return yield* fail("provider_email_invalid", "The identity provider shared no email address.")
-        // idp_b sends it as the string "true" or "false".
-        if (claims.email_verified !== true && claims.email_verified !== "true") {
-          return yield* fail("email_not_verified", "The identity provider has not verified this email address.")
-        }
-        const address = normalizeAddress("email", email)
-        if (Either.isLeft(address)) {
-          return yield* fail("provider_email_invalid", "The identity provider's email address is not one we can use.")
-        }
-        return {
-          kind: "identity",
-          identity: {
-            subject: claims.sub,
-            email: address.right,
-            name: provider.nameOf(claims, query),
-            picture: text(claims.picture)
-          }
-        } satisfies ProviderAnswer
-      })
+      Effect.flatMap(apps.find(flow.app_id), (app) =>
+        checkProviderAnswer(config.publicUrl, provider, Option.getOrThrow(app), trip, state, query))
 
     return handlers
       .handle("callback", ({ path }) =>
@@ -82,8 +45,15 @@ export const ProvidersLive = HttpApiBuilder.group(AccountsApi, "providers", (han
           }
           const state = states[0]!
           const formPost = provider.value.responseMode === "form_post"
-          const taken = yield* trips.take(provider.value.name, state, yield* now, formPost)
-          if (Option.isNone(taken)) return unknownState()
+          const at = yield* now
+          const taken = yield* trips.take(provider.value.name, state, at, formPost)
+          if (Option.isNone(taken)) {
+            // Not a flow's round trip: perhaps a signed-in account linking an identity (identities/).
+            const link = yield* links.take(provider.value.name, state, at, formPost)
+            if (Option.isNone(link)) return unknownState()
+            const answered = formPost ? new URLSearchParams({ ...link.value.form_post, state }) : query
+            return linkResultPage(yield* links.answer(provider.value, link.value, state, answered, (yield* cookies).session))
+          }
           const trip = taken.value
           // A form_post provider's answer is the one its POST held; the query carries only the state.
           const answered = formPost ? new URLSearchParams({ ...trip.form_post, state }) : query
@@ -119,7 +89,8 @@ export const ProvidersLive = HttpApiBuilder.group(AccountsApi, "providers", (han
           }
           const name = provider.value.name
           const held = Object.fromEntries(Object.entries(answer).filter((entry): entry is [string, string] => entry[1] !== undefined))
-          if (!(yield* trips.hold(name, state, held, yield* now))) return unknownState()
+          const at = yield* now
+          if (!(yield* trips.hold(name, state, held, at)) && !(yield* links.hold(name, state, held, at))) return unknownState()
           return HttpServerResponse.empty({
             status: 303,
             headers: {
@@ -128,4 +99,4 @@ export const ProvidersLive = HttpApiBuilder.group(AccountsApi, "providers", (han
             }
           })
         }), { uninterruptible: true })
-  })).pipe(Layer.provide([ProviderRegistry.Default, RoundTrips.Default, AppsRepo.Default, FlowsRepo.Default]))
+  })).pipe(Layer.provide([ProviderRegistry.Default, RoundTrips.Default, AppsRepo.Default, FlowsRepo.Default, IdentityLinks.Default]))

@@ -3,6 +3,10 @@ import { Schema } from "effect"
 
 /** The hosted-flow errors of spec 1 (Errors: Hosted flow), with the statuses they take inside flows. */
 
+// Shared with linking an identity from account management (identities/), so kept in providers/ and auth/.
+export { IdentityInUse, MethodNotEnabledForMove, ProviderUnavailable } from "../providers/errors.ts"
+export { SessionRequired } from "../auth/errors.ts"
+
 export class FlowUnknownApp extends ApiError<FlowUnknownApp>()("FlowUnknownApp", { code: "unknown_app", status: 400 }) {}
 export class FlowAppDisabled extends ApiError<FlowAppDisabled>()("FlowAppDisabled", { code: "app_disabled", status: 400 }) {}
 export class RedirectUriNotRegistered extends ApiError<RedirectUriNotRegistered>()("RedirectUriNotRegistered", {
@@ -18,10 +22,6 @@ export class UnsupportedResponseType extends ApiError<UnsupportedResponseType>()
 export class MethodNotEnabled extends ApiError<MethodNotEnabled>()("MethodNotEnabled", {
   code: "method_not_enabled",
   status: 400
-}) {}
-export class MethodNotEnabledForMove extends ApiError<MethodNotEnabledForMove>()("MethodNotEnabledForMove", {
-  code: "method_not_enabled",
-  status: 403
 }) {}
 export class FlowInvalidRequest extends ApiError<FlowInvalidRequest>()("FlowInvalidRequest", {
   code: "invalid_request",
@@ -41,7 +41,6 @@ export class AccountUnavailable extends ApiError<AccountUnavailable>()("AccountU
   code: "account_unavailable",
   status: 409
 }) {}
-export class SessionRequired extends ApiError<SessionRequired>()("SessionRequired", { code: "session_required", status: 401 }) {}
 export class ContinueNotAllowed extends ApiError<ContinueNotAllowed>()("ContinueNotAllowed", {
   code: "continue_not_allowed",
   status: 403
@@ -78,10 +77,3 @@ export class RequirementsMissing extends ApiError<RequirementsMissing>()("Requir
 export class InvalidState extends ApiError<InvalidState>()("InvalidState", { code: "invalid_state", status: 400 }) {}
 export class FlowChanged extends ApiError<FlowChanged>()("FlowChanged", { code: "flow_changed", status: 409 }) {}
 export class AccountChanged extends ApiError<AccountChanged>()("AccountChanged", { code: "account_changed", status: 409 }) {}
-/** The identity a provider sign-up would link is linked to another account meanwhile. */
-export class IdentityInUse extends ApiError<IdentityInUse>()("IdentityInUse", { code: "identity_in_use", status: 409 }) {}
-/** The identity provider could not be reached to start a round trip. */
-export class ProviderUnavailable extends ApiError<ProviderUnavailable>()("ProviderUnavailable", {
-  code: "provider_unavailable",
-  status: 503
-}) {}

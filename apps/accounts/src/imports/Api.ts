@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields, RateLimited, StreamedBody } from "@platform/http"
+import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields, RateLimited, StreamedBody, TimeBudgetMillis } from "@platform/http"
 import { Schema } from "effect"
 import { AppOrAuthor } from "../app-management/AppOrAuthor.ts"
 import { ImportNotFound, ImportsBusy, InvalidCsv, InvalidImportHeader, RequestTimeout, TooManyRows } from "./errors.ts"
@@ -31,6 +31,9 @@ export class ImportsApi extends HttpApiGroup.make("imports")
       .addError(errorResponse(RequestTimeout))
       .annotate(MaxBodyBytes, IMPORT_LIMITS.bodyBytes)
       .annotate(StreamedBody, true)
+      // The import keeps its own budget (ACCOUNTS_IMPORT_TIME_BUDGET_SECONDS, after waiting up to
+      // ACCOUNTS_IMPORT_WAIT_SECONDS for a slot): the conventions' budget stays above both settings' maxima.
+      .annotate(TimeBudgetMillis, (3600 + 300 + 60) * 1000)
       .annotate(
         OpenApi.Description,
         "Imports people from a CSV file, read as it arrives. Columns: email and/or phone (several separated by ;, at most 10 each), " +

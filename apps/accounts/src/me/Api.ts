@@ -1,11 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, MaxBodyBytes, RateLimited, strict } from "@platform/http"
+import { errorResponse, MaxBodyBytes, RateLimited, strict, TimeBudgetMillis } from "@platform/http"
 import { Schema } from "effect"
 import { IdReserved, IdTaken, InvalidId } from "../accounts/errors.ts"
 import { CarbonOnly } from "../auth/errors.ts"
 import { PhotoUpload } from "../profile/Api.ts"
 import { ImageTooLarge, InvalidImage } from "../profile/errors.ts"
-import { PHOTO_MAX_BYTES } from "../profile/photoImage.ts"
+import { PHOTO_MAX_BYTES, PHOTO_TIME_BUDGET_MILLIS } from "../profile/photoImage.ts"
 import { DobImmutable } from "../silicons/errors.ts"
 import { AccountMe } from "../accounts/Me.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
@@ -67,6 +67,7 @@ export class MeApi extends HttpApiGroup.make("me")
       .addError(errorResponse(ImageTooLarge))
       .addError(errorResponse(RateLimited))
       .annotate(MaxBodyBytes, PHOTO_MAX_BYTES)
+      .annotate(TimeBudgetMillis, PHOTO_TIME_BUDGET_MILLIS)
       .annotate(
         OpenApi.Description,
         "Sets the caller's photo from the image's raw bytes, sent with its media type (PNG, JPEG, WebP or GIF; 2,097,152 bytes, 8192 px a side, 50 megapixels). The format is read from the bytes: bytes of another format than the Content-Type are 415 unsupported_media_type naming the right one. The image is re-encoded without its metadata (EXIF, XMP, ICC) and served at a new URL of its own, which pfp_url then names. 20 uploads per hour. Apps hear account.updated."

@@ -201,15 +201,27 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
         firstSignin
       )
 
-    const listLive = (accountUuid: string, now: Date): Effect.Effect<ReadonlyArray<SigninRow>> =>
-      Effect.flatMap(
+    /** The account's live sign-ins, newest first: `limit + 1` of them after `after` (created_at ISO, id). */
+    const listLive = (
+      accountUuid: string,
+      now: Date,
+      limit: number,
+      after: Option.Option<readonly [string, string]>
+    ): Effect.Effect<ReadonlyArray<SigninRow>> => {
+      const position = Option.match(after, {
+        onNone: () => sql``,
+        onSome: ([createdAt, id]) => sql`and (created_at, id) < (${new Date(createdAt)}, ${id})`
+      })
+      return Effect.flatMap(
         Effect.orDie(sql`
           select ${sql.literal(SIGNIN_COLUMNS)} from signins
-          where account_uuid = ${accountUuid} and revoked_at is null and expires_at > ${now}
-          order by created_at desc
+          where account_uuid = ${accountUuid} and revoked_at is null and expires_at > ${now} ${position}
+          order by created_at desc, id desc
+          limit ${limit + 1}
         `),
         (rows) => Effect.orDie(decodeSignins(rows))
       )
+    }
 
     /** Revokes one of the account's sign-ins; false when it has none of that id still live. */
     const revoke = (accountUuid: string, signinId: string, now: Date, reason: string): Effect.Effect<boolean> =>

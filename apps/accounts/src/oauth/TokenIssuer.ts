@@ -3,6 +3,7 @@ import { type AccountRow, isCarbonRow } from "../accounts/AccountRow.ts"
 import { carbonMe } from "../accounts/Me.ts"
 import { MeViews } from "../accounts/MeViews.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
+import { membershipId } from "./AppAccount.ts"
 import type { SigninMethod, SigninRow } from "./Signin.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
 import type { TokenResponse } from "./TokenResponse.ts"
@@ -43,6 +44,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
           refresh_token: refreshToken,
           refresh_token_expires_at: signin.expires_at.toISOString(),
           scope,
+          membership_id: membershipId(FIRST_PARTY_CLIENT_ID, signin.account_uuid),
           account
         }
         return response

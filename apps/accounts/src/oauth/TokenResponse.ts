@@ -11,6 +11,9 @@ export const TokenResponse = Schema.Struct({
     description: "900 days from the sign-in; refreshing does not extend it"
   }),
   scope: Schema.String,
+  membership_id: Schema.String.annotations({
+    description: "<app_id>:<uuid>; for first-party sign-ins the app is the first-party client, accounts"
+  }),
   account: AccountMe,
   issued_token_type: Schema.optional(Schema.Literal("urn:ietf:params:oauth:token-type:access_token")).annotations({
     description: "Token exchange only (RFC 8693 §2.2.1)"

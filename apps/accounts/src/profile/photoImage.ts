@@ -4,6 +4,9 @@ import sharp from "sharp"
 import { ImageTooLarge, InvalidImage } from "./errors.ts"
 
 /** Spec 1, Sizes and counts: a profile photo. */
+/** Spec 1, Time budget per request: photos 60 seconds. */
+export const PHOTO_TIME_BUDGET_MILLIS = 60_000
+
 export const PHOTO_MAX_BYTES = 2_097_152
 export const PHOTO_MAX_SIDE_PX = 8192
 export const PHOTO_MAX_PIXELS = 50_000_000

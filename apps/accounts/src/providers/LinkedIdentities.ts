@@ -1,6 +1,23 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
-import type { ProviderName } from "./ProviderAnswer.ts"
+import { rowsDecoder } from "@platform/database"
+import { Effect, Option, Schema } from "effect"
+import { ProviderName } from "./ProviderAnswer.ts"
+
+/** One linked identity as its account sees it. */
+export const LinkedIdentityRow = Schema.Struct({
+  id: Schema.String,
+  provider: ProviderName,
+  email: Schema.NullOr(Schema.String),
+  created_at: Schema.DateFromSelf,
+  last_used_at: Schema.DateFromSelf
+})
+export type LinkedIdentityRow = typeof LinkedIdentityRow.Type
+
+/** A keyset position in an account's identities: created_at (ISO) and id. */
+export const LinkedIdentityPosition = Schema.Tuple(Schema.String, Schema.String)
+
+const decodeRows = rowsDecoder(LinkedIdentityRow)
+const decodeOwners = rowsDecoder(Schema.Struct({ id: Schema.String, account_uuid: Schema.String }))
 
 /**
  * Identities at external providers, each linked to exactly one account.
@@ -28,6 +45,42 @@ export class LinkedIdentities extends Effect.Service<LinkedIdentities>()("accoun
         RETURNING 1
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
 
-    return { use, link } as const
+    /** Who holds this identity, if anyone: the link's id and its account. */
+    const ownerOf = (provider: ProviderName, subject: string) =>
+      sql`SELECT id, account_uuid FROM linked_identities WHERE provider = ${provider} AND subject = ${subject}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeOwners),
+        Effect.map((rows) => Option.fromNullable(rows[0]))
+      )
+
+    /** The account's identities, oldest first, `limit + 1` of them after `after`. */
+    const list = (accountUuid: string, limit: number, after: Option.Option<typeof LinkedIdentityPosition.Type>) => {
+      const position = Option.match(after, {
+        onNone: () => sql``,
+        onSome: ([createdAt, id]) => sql`AND (created_at, id) > (${new Date(createdAt)}, ${id})`
+      })
+      return sql`
+        SELECT id, provider, email, created_at, last_used_at FROM linked_identities
+        WHERE account_uuid = ${accountUuid} ${position}
+        ORDER BY created_at, id
+        LIMIT ${limit + 1}
+      `.pipe(Effect.orDie, Effect.flatMap(decodeRows))
+    }
+
+    /** One of the account's identities, by its id. */
+    const findOwn = (accountUuid: string, id: string) =>
+      sql`
+        SELECT id, provider, email, created_at, last_used_at FROM linked_identities
+        WHERE account_uuid = ${accountUuid} AND id = ${id}
+      `.pipe(Effect.orDie, Effect.flatMap(decodeRows), Effect.map((rows) => Option.fromNullable(rows[0])))
+
+    /** Unlinks one of the account's identities; false when the account has none of this id. */
+    const unlink = (accountUuid: string, id: string) =>
+      sql`DELETE FROM linked_identities WHERE account_uuid = ${accountUuid} AND id = ${id} RETURNING 1`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.length > 0)
+      )
+
+    return { use, link, ownerOf, list, findOwn, unlink } as const
   })
 }) {}

@@ -3,6 +3,7 @@ import { sha256Hex } from "@platform/crypto"
 import { rowsDecoder } from "@platform/database"
 import { Effect, Option, Schema } from "effect"
 import { ProviderAnswer, ProviderName } from "./ProviderAnswer.ts"
+import { holdFormPost, takeForAnswer } from "./roundTripAnswers.ts"
 
 export interface NewRoundTrip {
   readonly state: string
@@ -54,35 +55,18 @@ export class RoundTrips extends Effect.Service<RoundTrips>()("accounts/RoundTrip
                 ${trip.codeVerifier}, ${trip.at}, ${trip.expiresAt})
       `.pipe(Effect.orDie, Effect.asVoid)
 
-    /**
-     * Keeps a form_post answer on the live, unanswered trip its state names, once: false when the
-     * state names none or the trip holds an answer already.
-     */
     const hold = (provider: ProviderName, state: string, form: Readonly<Record<string, string>>, at: Date) =>
-      sql`
-        UPDATE provider_round_trips SET form_post = ${JSON.stringify(form)}::jsonb
-        WHERE state_hash = ${sha256Hex(state)} AND provider = ${provider} AND answered_at IS NULL
-          AND form_post IS NULL AND expires_at > ${at}
-        RETURNING 1
-      `.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
+      holdFormPost(sql, "provider_round_trips", provider, state, form, at)
 
-    /**
-     * The live, unanswered round trip this state names, taken for its one answer: a second callback
-     * with the same state, an unknown or an expired one finds nothing; so does a trip of a provider
-     * answering by form_post (`held`) before its answer is held.
-     */
+    /** The live, unanswered round trip this state names, taken for its one answer (`takeForAnswer`). */
     const take = (
       provider: ProviderName,
       state: string,
       at: Date,
       held: boolean
     ): Effect.Effect<Option.Option<TakenRoundTrip>> =>
-      sql`
-        UPDATE provider_round_trips SET answered_at = ${at}
-        WHERE state_hash = ${sha256Hex(state)} AND provider = ${provider} AND answered_at IS NULL AND expires_at > ${at}
-          AND (${!held} OR form_post IS NOT NULL)
-        RETURNING flow_id, client_id, nonce, code_verifier, form_post
-      `.pipe(Effect.orDie, Effect.flatMap(decodeTaken), Effect.map((rows) => Option.fromNullable(rows[0])))
+      takeForAnswer(sql, "provider_round_trips", "flow_id, client_id, nonce, code_verifier, form_post", provider, state, at, held)
+        .pipe(Effect.flatMap(decodeTaken), Effect.map((rows) => Option.fromNullable(rows[0])))
 
     /** Records the answer of a taken round trip; the secrets it no longer needs are blanked. */
     const answer = (state: string, answer: ProviderAnswer): Effect.Effect<void> =>

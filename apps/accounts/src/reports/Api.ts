@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { errorResponse, RateLimited, strict } from "@platform/http"
 import { Schema } from "effect"
+import { OptionalAccountAuth } from "../auth/OptionalAccountAuth.ts"
 
 const HttpsUrl = Schema.String.pipe(
   Schema.maxLength(2048),
@@ -32,8 +33,9 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .addError(errorResponse(RateLimited))
       .annotate(
         OpenApi.Description,
-        "Report a problem. Idempotent with Idempotency-Key; 5 per hour per IP."
+        "Report a problem, signed in (a bearer token or the account site's cookie; the report records the account) or anonymously. Idempotent with Idempotency-Key; 5 per hour per IP."
       )
   )
+  .middleware(OptionalAccountAuth)
   .annotate(OpenApi.Title, "Reports")
 {}

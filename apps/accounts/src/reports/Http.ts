@@ -1,9 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress } from "@platform/http"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
+import { MaybeAccount, OptionalAccountAuthLive } from "../auth/OptionalAccountAuth.ts"
 import { ReportsRepo } from "./ReportsRepo.ts"
 
 const reportsPerIp: RateLimitRule = {
@@ -23,7 +24,12 @@ export const ReportsLive = HttpApiBuilder.group(AccountsApi, "reports", (handler
       Effect.gen(function*() {
         const address = yield* clientAddress(config.trustProxy)
         yield* enforceRateLimit(limiter, reportsPerIp, address)
-        const saved = yield* reports.insert({ message: payload.message, prUrl: payload.pr_url, accountUuid: undefined })
+        const account = yield* MaybeAccount
+        const saved = yield* reports.insert({
+          message: payload.message,
+          prUrl: payload.pr_url,
+          accountUuid: Option.getOrUndefined(Option.map(account, (signedIn) => signedIn.uuid))
+        })
         return { report_id: saved.id, status: "received" as const, received_at: saved.receivedAt.toISOString() }
       }))
-  })).pipe(Layer.provide(ReportsRepo.Default))
+  })).pipe(Layer.provide([ReportsRepo.Default, OptionalAccountAuthLive]))

@@ -1,14 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse } from "@platform/http"
+import { errorResponse, InvalidCursor, Page, PageQueryFields } from "@platform/http"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { SessionNotFound } from "../auth/errors.ts"
 import { Session } from "../oauth/Signin.ts"
 
-export const SessionList = Schema.Struct({
-  items: Schema.Array(Session),
-  next_cursor: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "SessionList" })
+export const SessionList = Page(Session, "SessionList")
+
+/** A keyset position in the sessions list: created_at (ISO) and id. */
+export const SessionPosition = Schema.Tuple(Schema.String, Schema.String)
 
 export const RevokedCount = Schema.Struct({ revoked: Schema.Number }).annotations({ identifier: "RevokedCount" })
 
@@ -20,8 +20,10 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
   )
   .add(
     HttpApiEndpoint.get("list", "/v1/me/sessions")
+      .setUrlParams(Schema.Struct(PageQueryFields))
       .addSuccess(SessionList)
-      .annotate(OpenApi.Description, "The account's live sign-ins, newest first.")
+      .addError(errorResponse(InvalidCursor))
+      .annotate(OpenApi.Description, "The account's live sign-ins, newest first; paged with limit and cursor.")
   )
   .add(
     HttpApiEndpoint.del("revoke", "/v1/me/sessions/:session_id")

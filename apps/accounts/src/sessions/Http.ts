@@ -1,7 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
+import { pageOf, pageRequest } from "@platform/http"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
+import { SessionPosition } from "./Api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { SessionNotFound } from "../auth/errors.ts"
 import { sessionOf } from "../oauth/Signin.ts"
@@ -23,11 +25,13 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
           const signin = yield* signins.find(account.signinId)
           return sessionOf(Option.getOrThrow(signin), account.signinId)
         }))
-      .handle("list", () =>
+      .handle("list", ({ urlParams }) =>
         Effect.gen(function*() {
           const account = yield* CurrentAccount
-          const rows = yield* signins.listLive(account.uuid, yield* now)
-          return { items: rows.map((row) => sessionOf(row, account.signinId)), next_cursor: null }
+          const { after, limit } = yield* pageRequest(SessionPosition, urlParams)
+          const rows = yield* signins.listLive(account.uuid, yield* now, limit, after)
+          const page = pageOf(rows, limit, (row) => [row.created_at.toISOString(), row.id] as const)
+          return { items: page.items.map((row) => sessionOf(row, account.signinId)), next_cursor: page.nextCursor }
         }))
       .handle("revoke", ({ path }) =>
         Effect.gen(function*() {

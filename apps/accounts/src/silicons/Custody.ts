@@ -19,6 +19,7 @@ import {
   SiliconNotFound,
   TransferNotFound,
   TransferPending,
+  SiliconNotPending,
   TransferStale,
   TransferToSelf
 } from "./errors.ts"
@@ -46,7 +47,7 @@ export interface SiliconInput {
  * request's 14 days had passed (it is now expired: 410); or a transfer whose
  * custody changed since it was asked (it is now cancelled: 409 transfer_stale).
  */
-type Outcome = "done" | "expired" | "stale"
+type Outcome = "done" | "expired" | "stale" | "not_pending"
 
 const expired = () => new CustodianRequestExpired({ message: "This custodian request expired after 14 days." })
 
@@ -173,6 +174,11 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
       Effect.gen(function*() {
         const silicon = yield* reloaded(request.silicon_uuid)
         if (request.kind === "initial") {
+          if (silicon.status !== "pending_custodian") {
+            // The Silicon ended meanwhile: the request goes with it, and the answer says why.
+            yield* requests.decide(request.id, "cancelled", at)
+            return "not_pending" as Outcome
+          }
           yield* silicons.activate(request.silicon_uuid, at)
         } else {
           if (silicon.status !== "active" || silicon.custodian?.uuid !== request.from_uuid) {
@@ -221,6 +227,9 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
           return "done" as Outcome
         })).pipe(Effect.catchTag("SqlError", Effect.die))
         if (outcome === "expired") return yield* expired()
+        if (outcome === "not_pending") {
+          return yield* new SiliconNotPending({ message: "This Silicon no longer waits for a custodian; the request is cancelled." })
+        }
         if (outcome === "stale") {
           return yield* new TransferStale({ message: "The Silicon's custody changed since this transfer was asked; it is cancelled." })
         }
@@ -319,7 +328,7 @@ export class Custody extends Effect.Service<Custody>()("accounts/Custody", {
       accept: (carbonUuid: string, requestId: string) => decide(carbonUuid, requestId, "accept"),
       // Declining touches no custody: a stale transfer or an existing custodian cannot come of it.
       decline: (carbonUuid: string, requestId: string) =>
-        decide(carbonUuid, requestId, "decline").pipe(Effect.catchTags({ TransferStale: Effect.die, AlreadyCustodian: Effect.die })),
+        decide(carbonUuid, requestId, "decline").pipe(Effect.catchTags({ TransferStale: Effect.die, AlreadyCustodian: Effect.die, SiliconNotPending: Effect.die })),
       transfer,
       cancelTransfer,
       expireDue,

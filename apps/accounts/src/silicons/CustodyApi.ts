@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields, RateLimited, strict } from "@platform/http"
+import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields, RateLimited, strict, TimeBudgetMillis } from "@platform/http"
 import { PhotoUpload } from "../profile/Api.ts"
 import { ImageTooLarge, InvalidImage } from "../profile/errors.ts"
-import { PHOTO_MAX_BYTES } from "../profile/photoImage.ts"
+import { PHOTO_MAX_BYTES, PHOTO_TIME_BUDGET_MILLIS } from "../profile/photoImage.ts"
 import { Schema } from "effect"
 import { IdReserved, IdTaken, InvalidId } from "../accounts/errors.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
@@ -11,6 +11,7 @@ import { NewSiliconFields } from "./Api.ts"
 import { CustodianRequest, RequestStatus } from "./CustodianRequest.ts"
 import {
   AlreadyCustodian,
+  SiliconNotPending,
   CustodianNotFound,
   CustodianRequestExpired,
   CustodianRequestNotFound,
@@ -80,6 +81,7 @@ export class CustodianRequestsApi extends HttpApiGroup.make("custodianRequests")
       .addError(errorResponse(CustodianRequestExpired))
       .addError(errorResponse(TransferStale))
       .addError(errorResponse(AlreadyCustodian))
+      .addError(errorResponse(SiliconNotPending))
       .annotate(
         OpenApi.Description,
         "Accepts custody: a self-created Silicon becomes active; a transfer moves the Silicon to the caller. Event silicon.custodian.accepted."
@@ -144,6 +146,7 @@ export class MySiliconsApi extends HttpApiGroup.make("mySilicons")
       .addError(errorResponse(ImageTooLarge))
       .addError(errorResponse(RateLimited))
       .annotate(MaxBodyBytes, PHOTO_MAX_BYTES)
+      .annotate(TimeBudgetMillis, PHOTO_TIME_BUDGET_MILLIS)
       .annotate(
         OpenApi.Description,
         "Sets the Silicon's photo from the image's raw bytes, exactly as POST /v1/me/photo does for the caller (same formats, sizes, checks and 20 uploads per hour, counted for the Silicon). Apps hear account.updated."

@@ -5,6 +5,7 @@ import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, limitSuccesses, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
+import { networkTimezone } from "../accounts/networkTimezone.ts"
 import { AccountsConfig } from "../config.ts"
 import { now } from "@platform/service"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
@@ -77,7 +78,8 @@ const SiliconCreateAndLoginLive = HttpApiBuilder.group(AccountsApi, "silicons", 
           const ip = yield* clientAddress(config.trustProxy)
           yield* enforceRateLimit(limiter, creationAttempts, ip)
           return yield* limitSuccesses(limiter, creations, ip, Effect.gen(function*() {
-            const { generatedStk, input } = yield* newSiliconInput(payload, webhooks)
+            // Spec 1: "default caller's network timezone else UTC".
+            const { generatedStk, input } = yield* newSiliconInput(payload, webhooks, networkTimezone(ip) ?? "UTC")
             const to = yield* resolveCustodian("custodian", payload.custodian)
             const created = yield* custody.selfCreate(input, to)
             return {

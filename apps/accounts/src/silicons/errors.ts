@@ -79,6 +79,12 @@ export class CustodianRequestPending extends ApiError<CustodianRequestPending>()
   status: 409
 }) {}
 
+/** An initial request decided for a Silicon that no longer waits for a custodian (deleted meanwhile). */
+export class SiliconNotPending extends ApiError<SiliconNotPending>()("SiliconNotPending", {
+  code: "silicon_not_pending",
+  status: 409
+}) {}
+
 export class SiliconNotActive extends ApiError<SiliconNotActive>()("SiliconNotActive", {
   code: "silicon_not_active",
   status: 409

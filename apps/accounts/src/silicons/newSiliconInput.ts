@@ -20,9 +20,10 @@ export interface NewSiliconBody {
 /**
  * A new Silicon's body, checked: the id first (422 invalid_id, as for every
  * id), then every other field at once (422 validation_failed). Without a
- * chosen STK one is generated; `generatedStk` is it, to be shown once.
+ * chosen STK one is generated; `generatedStk` is it, to be shown once. Without a time zone the
+ * Silicon takes `defaultTimezone`.
  */
-export const newSiliconInput = (body: NewSiliconBody, webhooks: OutboundPolicy) =>
+export const newSiliconInput = (body: NewSiliconBody, webhooks: OutboundPolicy, defaultTimezone = "UTC") =>
   Effect.gen(function*() {
     const id = yield* parseAccountId(body.id, "silicon")
     if (id.kind !== "silicon") {
@@ -32,7 +33,7 @@ export const newSiliconInput = (body: NewSiliconBody, webhooks: OutboundPolicy) 
     }
     const fields = new FieldCheck()
     const displayName = fields.check("display_name", body.display_name, siliconFieldRules.displayName)
-    const timezone = fields.check("timezone", body.timezone ?? "UTC", siliconFieldRules.timezone)
+    const timezone = fields.check("timezone", body.timezone ?? defaultTimezone, siliconFieldRules.timezone)
     const pfpUrl = fields.check("pfp_url", body.pfp_url, siliconFieldRules.pfpUrl)
     const chosenStk = fields.check("stk", body.stk, siliconFieldRules.stk)
     const webhookUrl = fields.check("webhook_url", body.webhook_url, validateWebhookUrl(webhooks))

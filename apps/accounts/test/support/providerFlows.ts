@@ -3,6 +3,8 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { AccountsUnderTest } from "./AccountsUnderTest.ts"
 import type { Browser } from "./browser.ts"
+import { FakeIdpBServer } from "./fakeIdp.ts"
+import { fetchAnswer } from "./http.ts"
 import { browser, run, startFlow } from "./flows.ts"
 
 /** What the provider round-trip tests share: the way back from a provider's callback, and a refused round trip. */
@@ -42,3 +44,30 @@ export const refusedAfter = <R>(
     expect(b.cookies.has("sa_signup")).toBe(false)
     return claimed.error.code
   })
+
+const unescapeHtml = (value: string) =>
+  value.replace(/&quot;/g, "\"").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+
+/** The provider's auto-submitting form, read as a browser would: where it posts, and its fields. */
+export const readForm = (html: string) => {
+  const action = unescapeHtml(/<form method="post" action="([^"]*)"/.exec(html)![1]!)
+  const fields = new URLSearchParams(
+    [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [
+      unescapeHtml(name!),
+      unescapeHtml(value!)
+    ])
+  )
+  return { action, fields }
+}
+
+/** The form submitted from the provider's page: a cross-site POST, so no cookie of ours goes with it. */
+export const submit = (action: string, fields: URLSearchParams) =>
+  Effect.flatMap(FakeIdpBServer, (idp) =>
+    run(() =>
+      fetchAnswer(action, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: idp.issuer },
+        body: fields.toString()
+      })
+    ))

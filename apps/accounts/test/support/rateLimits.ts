@@ -1,4 +1,7 @@
+import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
+import { rateLimitKeyDigest } from "@platform/rate-limit"
+import { Clock, Effect } from "effect"
 import type { Answer } from "./http.ts"
 
 /**
@@ -14,3 +17,27 @@ export const expectRateLimited = (answer: Answer, limit: string, windowSeconds: 
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds)
   expect(answer.body.error.details).toEqual({ retry_after_seconds: retryAfter })
 }
+
+/** Waits, when the current fixed window of `windowSeconds` ends within 10 seconds, for the next one to begin. */
+export const freshWindow = (windowSeconds: number) =>
+  Effect.gen(function*() {
+    const length = windowSeconds * 1000
+    const left = length - ((yield* Clock.currentTimeMillis) % length)
+    if (left < 10_000) yield* Effect.sleep(left + 50)
+  })
+
+/**
+ * Sets the count of the window that `key` opened (it must have been hit once in this window):
+ * stands for `count` hits without sending them.
+ */
+export const spendWindow = (key: string, windowSeconds: number, count: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql`
+      UPDATE rate_limit_windows SET count = ${count}
+      WHERE key_digest = ${rateLimitKeyDigest(key)} AND window_seconds = ${windowSeconds}
+        AND window_end > ${new Date(yield* Clock.currentTimeMillis)}
+      RETURNING 1
+    `.pipe(Effect.orDie)
+    expect(rows).toHaveLength(1)
+  })
