@@ -10,7 +10,7 @@
  * Writes apps/accounts/docs/benchmarks.md's "webhooks" section.
  */
 import { type ChildProcess, execFile } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer, request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -39,8 +39,24 @@ const env = (port: number) => ({
   ACCOUNTS_DATABASE_URL: database.url,
   ACCOUNTS_WEBHOOK_ALLOW_LOOPBACK: "true"
 })
+const memoryFile = join(work, "memory.json")
+/** Accounts as `npm start` runs it, with the memory probe (scripts/bench/servers/memoryProbe.ts). */
 const startAccounts = (port: number) =>
-  startServer(join(root, "apps/accounts/src/main.ts"), env(port), `http://127.0.0.1:${port}/readyz`)
+  startServer(join(root, "scripts/bench/servers/memoryProbe.ts"), {
+    ...env(port),
+    BENCH_PROBED_SCRIPT: join(root, "apps/accounts/src/main.ts"),
+    BENCH_MEMORY_FILE: memoryFile
+  }, `http://127.0.0.1:${port}/readyz`)
+
+/** The server's memory after a full collection, in KB: heap in use plus memory outside the heap, and the resident set. */
+const retainedKb = async (server: ChildProcess) => {
+  rmSync(memoryFile, { force: true })
+  server.kill("SIGUSR2")
+  while (!existsSync(memoryFile)) await sleep(20)
+  await sleep(20)
+  const usage = JSON.parse(readFileSync(memoryFile, "utf8")) as NodeJS.MemoryUsage
+  return { retained: (usage.heapUsed + usage.external) / 1024, resident: usage.rss / 1024 }
+}
 
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
 const percentile = (values: ReadonlyArray<number>, p: number) => {
@@ -126,7 +142,6 @@ const receiverBaseline = async () => {
   return count / ((performance.now() - started) / 1000)
 }
 
-const residentKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN)
 
 try {
   await db.connect()
@@ -180,36 +195,38 @@ try {
      FROM apps, generate_series(1, $1::int) AS n WHERE app_id = 'listener'`,
     [STREAM_APPS]
   )
-  const pid = first.pid ?? 0
-  const idle = residentKb(pid)
   const frames = new Map<string, number>()
-  const open: Array<() => void> = []
-  await Promise.all(Array.from({ length: STREAMS }, (_, i) =>
-    new Promise<void>((resolve, reject) => {
-      const appId = `stream${(i % STREAM_APPS) + 1}`
-      const req = request("http://127.0.0.1:4191/v1/events/stream", {
-        agent: false,
-        headers: { authorization: basic(appId), accept: "text/event-stream" }
-      }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`stream ${i}: ${res.statusCode}`))
-        res.setEncoding("utf8")
-        res.on("data", (chunk: string) => {
-          for (const match of chunk.matchAll(/"event_id":\s*"(evt_frame_\d+)"/g)) {
-            if (!frames.has(match[1]!)) frames.set(match[1]!, performance.now())
-          }
+  const openStreams = (count: number) =>
+    Promise.all(Array.from({ length: count }, (_, i) =>
+      new Promise<() => void>((resolve, reject) => {
+        const appId = `stream${(i % STREAM_APPS) + 1}`
+        const req = request("http://127.0.0.1:4191/v1/events/stream", {
+          agent: false,
+          headers: { authorization: basic(appId), accept: "text/event-stream" }
+        }, (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`stream ${i}: ${res.statusCode}`))
+          res.setEncoding("utf8")
+          res.on("data", (chunk: string) => {
+            for (const match of chunk.matchAll(/"event_id":\s*"(evt_frame_\d+)"/g)) {
+              if (!frames.has(match[1]!)) frames.set(match[1]!, performance.now())
+            }
+          })
+          resolve(() => req.destroy())
         })
-        open.push(() => req.destroy())
-        resolve()
+        req.on("error", reject)
+        req.end()
       })
-      req.on("error", reject)
-      req.end()
-    })
-  ))
+    ))
+  // A few streams opened and closed first, so that the code they run is compiled before the measure.
+  for (const close of await openStreams(20)) close()
   await sleep(3000)
-  const withStreams = residentKb(pid)
-  results["memory"] = `${((withStreams - idle) / STREAMS).toFixed(1)} KB per stream (RSS ${Math.round(idle / 1024)} → ${
-    Math.round(withStreams / 1024)
-  } MB)`
+  const idle = await retainedKb(first)
+  const open = await openStreams(STREAMS)
+  await sleep(3000)
+  const withStreams = await retainedKb(first)
+  const perStream = (key: "retained" | "resident") => ((withStreams[key] - idle[key]) / STREAMS).toFixed(1)
+  results["memory"] = `${perStream("retained")} KB per stream retained (heap and external after a full collection, ` +
+    `${Math.round(idle.retained / 1024)} → ${Math.round(withStreams.retained / 1024)} MB); resident set ${perStream("resident")} KB per stream`
 
   progress(`streams open: ${results["memory"]}; commit to frame`)
   const { rows: [account] } = await db.query<{ uuid: string }>("SELECT uuid FROM accounts WHERE handle = 'benchowner'")
@@ -259,6 +276,6 @@ load in this process on core 0. A burst of ${BURST} queued deliveries to one app
 | memory per open stream, ${STREAMS} streams on one server | ${results["memory"]} | < 50 KB |
 | commit to frame on an open stream (50 samples; the stream looks every second) | ${results["frame"]} | – |
 
-Notes. Both processes of the two-process row are pinned to core 1 with the PostgreSQL server's share of it (scripts/bench/servers/spawn.ts pins every server there), so that row measures contention for one core, not scaling. The receiver baseline opens a connection per POST; the worker keeps its connections, which is why one process can pass it. Memory per stream is the server's resident set before and 3 s after opening the streams, divided by their number: it includes garbage not yet collected and moves between runs (59 to 194 KB under load, 70.6 KB quiet). What the stream target would take: one reader per process polling the feed for every open stream at once (one statement per second for all receivers instead of one per stream), and streams kept as a socket and a cursor rather than a fiber pipeline each.
+Notes. Both processes of the two-process row are pinned to core 1 with the PostgreSQL server's share of it (scripts/bench/servers/spawn.ts pins every server there), so that row measures contention for one core, not scaling. The receiver baseline opens a connection per POST; the worker keeps its connections, which is why one process can pass it. Memory per stream is what the server retains: its heap in use plus memory outside the heap, each read after a full garbage collection (scripts/bench/servers/memoryProbe.ts, on a signal) before and 3 s after opening the streams, divided by their number; the resident set is shown beside it, but it moves with garbage not yet collected (an earlier method that read only the resident set gave 59 to 194 KB under load). Streams wait on one ticker per process and read in one statement per tick for all of them.
 `
 )

@@ -2,8 +2,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { MaxBodyBytes } from "@platform/http"
 import { Schema } from "effect"
 import { SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "../apps/signinConfig/index.ts"
-import { AppPath } from "./Api.ts"
-import { AppOrAuthor } from "./AppOrAuthor.ts"
+import { AppPath } from "../app-management/Api.ts"
+import { AppOrAuthor } from "../app-management/AppOrAuthor.ts"
 
 const Html = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/html" }))
 

@@ -5,7 +5,7 @@ import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { applyPatch, toValidationFailed, validateSigninConfig } from "../apps/signinConfig/index.ts"
 import { previewPage } from "../flows/pages/previewPage.ts"
-import { AppOrAuthorLive, CurrentAppManager } from "./AppOrAuthor.ts"
+import { AppOrAuthorLive, CurrentAppManager } from "../app-management/AppOrAuthor.ts"
 
 /** GET and POST /v1/apps/{app_id}/signin-config/preview: the sign-in page of the saved setup, or of a patch not saved. */
 export const SigninConfigPreviewLive = HttpApiBuilder.group(AccountsApi, "signinConfigPreview", (handlers) =>
