@@ -1,8 +1,9 @@
 /**
  * What bench:discovery, bench:oauth and bench:refresh share: the four servers each row is measured
  * on, side by side in one run, and the table they are reported in.
- * - ours: the accounts server, run as `npm start` runs it, on ACCOUNTS_DATABASE_URL (or
- *   TEST_DATABASE_URL) when set, else on a fresh embedded database;
+ * - ours: the accounts server, run as `npm start` runs it, on a fresh database `bench_ours` of the
+ *   PostgreSQL server at ACCOUNTS_DATABASE_URL (or TEST_DATABASE_URL) when set (made anew at each
+ *   run, kept afterwards for a look), else on a fresh embedded database;
  * - peerPg: panva's oidc-provider on PostgreSQL (servers/postgresAdapter.ts), in a fresh database
  *   on the same server as ours, dropped at the end; left out when no PostgreSQL URL is set;
  * - peerMemory: the same oidc-provider on its in-memory store;
@@ -13,14 +14,16 @@ import type { ChildProcess } from "node:child_process"
 import { join } from "node:path"
 import type { LoadResult } from "./chainLoad.ts"
 import { withCpuPerRequest } from "./cpuTime.ts"
-import { createScratchDatabase } from "./scratchDatabase.ts"
+import { createScratchDatabase, freshDatabase } from "./scratchDatabase.ts"
 import { startServer, stopServer } from "./servers/spawn.ts"
 
 export const root = join(import.meta.dirname, "..", "..")
 export const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
 export const connections = 50
 const configured = (name: string) => process.env[name]?.trim() || undefined
-export const databaseUrl = configured("ACCOUNTS_DATABASE_URL") ?? configured("TEST_DATABASE_URL")
+const serverUrl = configured("ACCOUNTS_DATABASE_URL") ?? configured("TEST_DATABASE_URL")
+/** Our database for this run: never one that earlier runs or tests left in another schema. */
+export const databaseUrl = serverUrl === undefined ? undefined : await freshDatabase(serverUrl, "bench_ours")
 
 export type Side = "ours" | "peerPg" | "peerMemory" | "bare"
 export type Peer = "peerPg" | "peerMemory"

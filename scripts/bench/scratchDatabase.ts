@@ -10,6 +10,12 @@ const onServer = async (url: string, statement: string): Promise<void> => {
   }
 }
 
+const databaseAt = (url: string, name: string): string => {
+  const database = new URL(url)
+  database.pathname = `/${name}`
+  return database.toString()
+}
+
 /** A fresh, empty database on the PostgreSQL server at `url`, and how to drop it (with any sessions left in it). */
 export const createScratchDatabase = async (
   url: string,
@@ -17,7 +23,12 @@ export const createScratchDatabase = async (
 ): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
   const name = `${prefix}_${Date.now().toString(36)}_${process.pid}`
   await onServer(url, `CREATE DATABASE ${name}`)
-  const scratch = new URL(url)
-  scratch.pathname = `/${name}`
-  return { url: scratch.toString(), drop: () => onServer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+  return { url: databaseAt(url, name), drop: () => onServer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+/** The database `name` on the server at `url`, dropped (with any sessions in it) and made anew, empty. */
+export const freshDatabase = async (url: string, name: string): Promise<string> => {
+  await onServer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await onServer(url, `CREATE DATABASE ${name}`)
+  return databaseAt(url, name)
 }
