@@ -4,6 +4,7 @@ import { now } from "@platform/service"
 import { Effect, Either, Layer, Option } from "effect"
 import type { CarbonRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
+import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
@@ -43,6 +44,7 @@ export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", 
     const config = yield* AccountsConfig
     const site = yield* makeSiteSignIn
     const contacts = yield* ContactsRepo
+    const identities = yield* LinkedIdentities
     const signins = yield* SigninsRepo
     const silicons = yield* SiliconsRepo
     const manage = yield* SiliconManagement
@@ -113,9 +115,10 @@ export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", 
       .handle("account", () =>
         forPerson(ACCOUNT_PAGE, ({ carbon, signinId }) =>
           Effect.gen(function*() {
-            const [emails, phones, live, inCustody, waiting] = yield* Effect.all([
+            const [emails, phones, linked, live, inCustody, waiting] = yield* Effect.all([
               contacts.contactsOf(carbon.uuid, "email"),
               contacts.contactsOf(carbon.uuid, "phone"),
+              identities.list(carbon.uuid, LIST_LIMIT, Option.none()),
               Effect.flatMap(now, (at) => signins.listLive(carbon.uuid, at, SESSIONS_SHOWN, Option.none())),
               siliconsInCustody(carbon),
               waitingRequests(carbon)
@@ -124,6 +127,12 @@ export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", 
               carbon,
               emails: emails.map(contactOf),
               phones: phones.map(contactOf),
+              identities: linked.slice(0, LIST_LIMIT).map((row) => ({
+                id: row.id,
+                provider: row.provider,
+                email: row.email,
+                linked_at: row.created_at.toISOString()
+              })),
               sessions: live.map((row) => sessionOf(row, signinId)),
               silicons: inCustody,
               pendingRequests: waiting.length
@@ -153,6 +162,7 @@ export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", 
     AccessTokens.Default,
     SigninsRepo.Default,
     ContactsRepo.Default,
+    LinkedIdentities.Default,
     SiliconsRepo.Default,
     SiliconManagement.Default,
     CustodianRequestsRepo.Default,

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, expect, layer } from "@effect/vitest"
-import { lastMessageTo } from "@platform/testkit"
+import { lastMessageTo, messageAfter, messagesTo } from "@platform/testkit"
 import { Effect, Option, Schedule } from "effect"
 import type { Browser, Page, Response } from "playwright-core"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
+import { ContactsRepo } from "../../src/accounts/ContactsRepo.ts"
+import { LinkedIdentities } from "../../src/providers/LinkedIdentities.ts"
 import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
@@ -67,6 +69,39 @@ layer(AccountsTest(), { excludeTestServices: true })("the account site's own pag
       // This browser's own session still works: GET / goes straight to the account page.
       yield* promise(() => page.goto(`${url}/`))
       yield* promise(() => page.waitForURL(`${url}/account`))
+      yield* promise(() => expectPageHeaders(pages))
+    }))
+
+  it.scoped("on the account page a person adds and verifies an email, and sees and unlinks a linked identity", () =>
+    Effect.gen(function*() {
+      const { carbon, page, pages } = yield* signedInBrowser
+      yield* Effect.flatMap(LinkedIdentities, (linked) =>
+        linked.link("idp_a", `subject-${carbon.uuid}`, carbon.uuid, "ada@provider-a.example", new Date())).pipe(
+          Effect.provide(LinkedIdentities.Default)
+        )
+      const added = `ada-second-${Date.now().toString(36)}@example.com`
+      yield* promise(() => page.reload())
+      yield* promise(() => page.getByText("ada@provider-a.example").waitFor())
+
+      yield* promise(() => page.getByLabel("Add email address").fill(added))
+      const sent = yield* messagesTo(added)
+      yield* promise(() => page.getByRole("form", { name: "Add email" }).getByRole("button", { name: "Send code" }).click())
+      const { code } = yield* messageAfter(added, sent)
+      yield* promise(() => page.getByLabel(/Code sent to/).first().fill(code!))
+      yield* shot(page, "verify-email")
+      yield* promise(() => page.getByRole("form", { name: "Verify email" }).getByRole("button", { name: "Verify" }).click())
+      yield* promise(() => page.getByRole("form", { name: `Make ${added} primary` }).waitFor())
+      const emails = yield* Effect.flatMap(ContactsRepo, (contacts) => contacts.contactsOf(carbon.uuid, "email")).pipe(
+        Effect.provide(ContactsRepo.Default)
+      )
+      expect(emails.find((email) => email.address === added)?.verified_at).toBeInstanceOf(Date)
+
+      yield* promise(() => page.getByRole("form", { name: "Unlink Provider A" }).getByRole("button", { name: "Unlink" }).click())
+      yield* promise(() => page.getByText("None linked.").waitFor())
+      const left = yield* Effect.flatMap(LinkedIdentities, (linked) => linked.list(carbon.uuid, 10, Option.none())).pipe(
+        Effect.provide(LinkedIdentities.Default)
+      )
+      expect(left).toEqual([])
       yield* promise(() => expectPageHeaders(pages))
     }))
 

@@ -2,6 +2,7 @@ import type { CarbonRow } from "../../accounts/AccountRow.ts"
 import type { Contact } from "../../contacts/Contact.ts"
 import type { Session } from "../../oauth/Signin.ts"
 import type { CustodianRequest } from "../../silicons/CustodianRequest.ts"
+import { PROVIDER_LABELS } from "../../flows/pages/signinSteps.ts"
 import { type Html, html } from "../../site/html.ts"
 import { accountSitePage, apiButton, apiForm, initials, when } from "./frame.ts"
 
@@ -14,10 +15,19 @@ export interface SiliconInCustody {
   readonly pending_transfer: CustodianRequest | null
 }
 
+/** An external identity linked to the account. */
+export interface IdentityOnPage {
+  readonly id: string
+  readonly provider: "idp_a" | "idp_b"
+  readonly email: string | null
+  readonly linked_at: string
+}
+
 export interface AccountPageData {
   readonly carbon: CarbonRow
   readonly emails: ReadonlyArray<Contact>
   readonly phones: ReadonlyArray<Contact>
+  readonly identities: ReadonlyArray<IdentityOnPage>
   readonly sessions: ReadonlyArray<typeof Session.Type>
   readonly silicons: ReadonlyArray<SiliconInCustody>
   readonly pendingRequests: number
@@ -102,6 +112,31 @@ ${
 </section>`
 }
 
+const identities = (items: ReadonlyArray<IdentityOnPage>): Html =>
+  html`<section class="section" aria-labelledby="identities-title"><h2 id="identities-title">Linked identities</h2>
+<p class="muted small">Accounts at other providers you can sign in with. Unlinking one stops it signing you in.</p>
+${
+    items.length === 0
+      ? html`<p class="muted">None linked.</p>`
+      : html`<ul class="items">${
+        items.map((identity) =>
+          html`<li class="item"><span class="item-text"><span>${PROVIDER_LABELS[identity.provider]}</span>
+<span class="hint">${identity.email ?? "no email"} · linked ${when(identity.linked_at)}</span></span>
+<span class="item-actions">${
+            apiButton(
+              {
+                api: `/v1/me/identities/${segment(identity.id)}`,
+                method: "DELETE",
+                label: `Unlink ${PROVIDER_LABELS[identity.provider]}`
+              },
+              "Unlink"
+            )
+          }</span></li>`
+        )
+      }</ul>`
+  }
+</section>`
+
 const sessionLabel = (session: typeof Session.Type): string =>
   session.client_label ?? (session.client_id === "accounts" ? "Accounts" : session.client_id)
 
@@ -147,7 +182,7 @@ ${
   }
 </section>`
 
-/** The account page: profile, emails, phones, sessions, Silicons in custody. */
+/** The account page: profile, emails, phones, linked identities, sessions, Silicons in custody. */
 export const accountPage = (data: AccountPageData) =>
   accountSitePage(
     "account",
@@ -155,6 +190,7 @@ export const accountPage = (data: AccountPageData) =>
     html`${profile(data.carbon)}
 ${contacts("email", data.emails)}
 ${contacts("phone", data.phones)}
+${identities(data.identities)}
 ${sessions(data.sessions)}
 ${silicons(data.silicons, data.pendingRequests)}`
   )
