@@ -7,9 +7,16 @@ import { it } from "@effect/vitest"
  * closed one, and without the TestServices when that layer excluded them. Every file starts with
  * the methods as @effect/vitest publishes them, captured before any file ran.
  */
-const methods = ["effect", "scoped", "live", "scopedLive", "flakyTest", "layer", "prop"] as const
-type Methods = Pick<typeof it, (typeof methods)[number]>
+type Methods = Pick<typeof it, "effect" | "scoped" | "live" | "scopedLive" | "flakyTest" | "layer" | "prop">
 
 const store = globalThis as typeof globalThis & { __platformPristineIt?: Methods }
-store.__platformPristineIt ??= Object.fromEntries(methods.map((name) => [name, it[name]])) as unknown as Methods
+store.__platformPristineIt ??= {
+  effect: it.effect,
+  scoped: it.scoped,
+  live: it.live,
+  scopedLive: it.scopedLive,
+  flakyTest: it.flakyTest,
+  layer: it.layer,
+  prop: it.prop
+}
 Object.assign(it, store.__platformPristineIt)

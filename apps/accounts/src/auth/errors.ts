@@ -2,6 +2,12 @@ import { ApiError } from "@platform/http"
 
 /** Authentication and permission errors of spec 1 (Errors: Authentication and permission). */
 
+/** No credentials at all, where several kinds are taken. */
+export class Unauthenticated extends ApiError<Unauthenticated>()("Unauthenticated", {
+  code: "unauthenticated",
+  status: 401
+}) {}
+
 export class AccountAuthRequired extends ApiError<AccountAuthRequired>()("AccountAuthRequired", {
   code: "account_auth_required",
   status: 401

@@ -1,16 +1,13 @@
-import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
-import { parseBasic } from "@platform/auth"
+import { HttpApiMiddleware } from "@effect/platform"
 import { sha256Hex } from "@platform/crypto"
 import { errorResponse } from "@platform/http"
 import { Context, Effect, Layer, Schema } from "effect"
-import { AccountAuthFailure, makeAccountAuthenticator } from "../auth/AccountAuth.ts"
+import { AppOrAccountFailure, makeAppOrAccountAuthenticator } from "../auth/AppOrAccount.ts"
 import { AppCredentials } from "../apps/AppCredentials.ts"
-import { AppDisabled, InvalidAppCredentials } from "../apps/errors.ts"
 import { webhookReceiver } from "../events/webhookDeliveries.ts"
 import { AccessTokens } from "../oauth/AccessTokens.ts"
 import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 import { AccountDeleted } from "../silicons/errors.ts"
-import { Unauthenticated } from "../userinfo/errors.ts"
 import { CallerCheck } from "./CallerCheck.ts"
 
 /** Who opened a stream, with what a recheck needs: the app and its secret's digest, or the account's sign-in. */
@@ -26,13 +23,7 @@ export const receiverOf = (caller: StreamCaller): string =>
     ? webhookReceiver({ kind: "app", appId: caller.appId })
     : webhookReceiver({ kind: "account", uuid: caller.uuid })
 
-export const StreamCallerFailure = Schema.Union(
-  errorResponse(Unauthenticated),
-  AccountAuthFailure,
-  errorResponse(AccountDeleted),
-  errorResponse(InvalidAppCredentials),
-  errorResponse(AppDisabled)
-)
+export const StreamCallerFailure = Schema.Union(AppOrAccountFailure, errorResponse(AccountDeleted))
 
 /**
  * "App or account credentials" (spec 1, Event stream): the app's Basic credentials, or account
@@ -46,27 +37,14 @@ export class StreamCallerAuth extends HttpApiMiddleware.Tag<StreamCallerAuth>()(
 export const StreamCallerAuthLive = Layer.effect(
   StreamCallerAuth,
   Effect.gen(function*() {
-    const authenticateAccount = yield* makeAccountAuthenticator
-    const credentials = yield* AppCredentials
+    const authenticate = yield* makeAppOrAccountAuthenticator
     const check = yield* CallerCheck
     return Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const authorization = request.headers["authorization"]
-      if (authorization === undefined && request.headers["cookie"] === undefined) {
-        return yield* new Unauthenticated({
-          message: "Send the app's Basic credentials, a first-party bearer access token, or the account site's session cookie."
-        })
-      }
-      if (authorization !== undefined && /^basic /i.test(authorization.trim())) {
-        const basic = parseBasic(authorization)
-        if (basic === undefined) {
-          return yield* new InvalidAppCredentials({ message: "Authorization must be `Basic base64(app_id:app_secret)`." })
-        }
-        const appId = yield* credentials.verify(basic.clientId, basic.secret)
-        return { kind: "app" as const, appId, secretDigest: sha256Hex(basic.secret) }
-      }
-      const account = yield* authenticateAccount
-      const caller: StreamCaller = { kind: "account", uuid: account.uuid, signinId: account.signinId }
+      const found = yield* authenticate(
+        "Send the app's Basic credentials, a first-party bearer access token, or the account site's session cookie."
+      )
+      if (found.kind === "app") return { kind: "app" as const, appId: found.appId, secretDigest: sha256Hex(found.secret) }
+      const caller: StreamCaller = found
       // A sign-in may outlive its account's deletion: the recheck's rule applies from the start.
       const refusal = yield* check.stillGood(caller)
       if (refusal === "account_deleted") return yield* new AccountDeleted({ message: "This account was deleted." })

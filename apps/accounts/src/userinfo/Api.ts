@@ -7,9 +7,10 @@ import {
   InvalidToken,
   SessionExpired,
   TokenRevoked,
-  TokenWrongAudience
+  TokenWrongAudience,
+  Unauthenticated
 } from "../auth/errors.ts"
-import { AccessRemoved, MembershipInactive, TwoTokens, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
+import { AccessRemoved, MembershipInactive, TwoTokens, UserinfoAppDisabled } from "./errors.ts"
 import { UserInfo } from "./UserInfo.ts"
 
 const DESCRIPTION =

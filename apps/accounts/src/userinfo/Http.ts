@@ -10,14 +10,15 @@ import {
   InvalidToken,
   SessionExpired,
   TokenRevoked,
-  TokenWrongAudience
+  TokenWrongAudience,
+  Unauthenticated
 } from "../auth/errors.ts"
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
 import { now } from "@platform/service"
 import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
 import { liveAppSignin } from "../oauth/appAccess.ts"
 import { bearerChallenge } from "./bearerChallenge.ts"
-import { AccessRemoved, MembershipInactive, TwoTokens, Unauthenticated, UserinfoAppDisabled } from "./errors.ts"
+import { AccessRemoved, MembershipInactive, TwoTokens, UserinfoAppDisabled } from "./errors.ts"
 import { userInfo } from "./UserInfo.ts"
 
 const NOT_APP_AUDIENCES: ReadonlyArray<string> = [FIRST_PARTY_APP_ID, DEVELOPER_APP_ID]

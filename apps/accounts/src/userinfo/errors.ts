@@ -2,11 +2,6 @@ import { ApiError } from "@platform/http"
 
 /** Userinfo's own statuses of spec 1's catalogue (app_disabled is 401 here, not 403). */
 
-export class Unauthenticated extends ApiError<Unauthenticated>()("Unauthenticated", {
-  code: "unauthenticated",
-  status: 401
-}) {}
-
 export class UserinfoAppDisabled extends ApiError<UserinfoAppDisabled>()("UserinfoAppDisabled", {
   code: "app_disabled",
   status: 401
