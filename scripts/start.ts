@@ -5,17 +5,29 @@
  * as four workers behind one port (launchService's runWorkers).
  */
 import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { existsSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 
 const root = join(import.meta.dirname, "..")
 const services = readdirSync(join(root, "apps")).filter((name) => existsSync(join(root, "apps", name, "src", "main.ts")))
 
+/**
+ * IAM resolves identities through accounts' internal routes. When the operator set no shared token,
+ * this run makes one up and hands it to both, so that a local `npm start` works with nothing configured.
+ */
+const environment = { ...process.env }
+if (environment.ACCOUNTS_INTERNAL_TOKEN === undefined && environment.IAM_ACCOUNTS_INTERNAL_TOKEN === undefined) {
+  const token = randomBytes(32).toString("base64url")
+  environment.ACCOUNTS_INTERNAL_TOKEN = token
+  environment.IAM_ACCOUNTS_INTERNAL_TOKEN = token
+}
+
 const children = services.map((name) => {
   const child = spawn(process.execPath, ["--import", "tsx", join("apps", name, "src", "main.ts")], {
     cwd: root,
     stdio: "inherit",
-    env: process.env
+    env: environment
   })
   child.on("exit", (code, signal) => {
     if (code !== 0 && signal === null) {

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, ServiceUnavailable } from "@platform/http"
+import { errorResponse } from "@platform/http"
+import { healthzEndpoint, readyzEndpoint } from "@platform/service"
 import { Schema } from "effect"
 import { RequirementsNotMet } from "./errors.ts"
 
@@ -28,20 +29,9 @@ export const CapabilitiesQuery = Schema.Struct({
   )
 })
 
-export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
-
 export class ServiceApi extends HttpApiGroup.make("service")
-  .add(
-    HttpApiEndpoint.get("healthz", "/healthz")
-      .addSuccess(Health)
-      .annotate(OpenApi.Description, "Liveness: the process answers. Served only on the API address.")
-  )
-  .add(
-    HttpApiEndpoint.get("readyz", "/readyz")
-      .addSuccess(Health)
-      .addError(errorResponse(ServiceUnavailable))
-      .annotate(OpenApi.Description, "Readiness: 503 while the database is unreachable.")
-  )
+  .add(healthzEndpoint)
+  .add(readyzEndpoint)
   .add(HttpApiEndpoint.get("meta", "/v1/meta").addSuccess(Meta))
   .add(
     HttpApiEndpoint.get("capabilities", "/v1/capabilities")

@@ -1,6 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Database } from "@platform/database"
-import { ServiceUnavailable } from "@platform/http"
+import { alive, ready } from "@platform/service"
 import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
@@ -24,14 +23,8 @@ export const ServiceLive = HttpApiBuilder.group(AccountsApi, "service", (handler
     } as const
     const versions = { current: accountsVersioning.current, supported: accountsVersioning.supported }
     return handlers
-      .handle("healthz", () => Effect.succeed({ status: "ok" as const }))
-      .handle("readyz", () =>
-        Database.ping.pipe(
-          Effect.as({ status: "ok" as const }),
-          Effect.mapError(() =>
-            new ServiceUnavailable({ message: "The database is unreachable; this process is not ready." })
-          )
-        ))
+      .handle("healthz", () => alive)
+      .handle("readyz", () => ready)
       .handle("meta", () => Effect.succeed(meta))
       .handle("capabilities", ({ urlParams }) => {
         if (urlParams.require === undefined) return Effect.succeed({ versions, features: FEATURES })

@@ -1,0 +1,20 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { withConventionErrors } from "@platform/http"
+import { ServiceApi } from "./service/Api.ts"
+import { SessionsApi } from "./sessions/Api.ts"
+import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
+
+/** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
+export class IamApi extends withConventionErrors(
+  HttpApi.make("iam")
+    .add(ServiceApi)
+    .add(SessionsApi),
+  iamVersioning
+)
+  .annotate(OpenApi.Title, "Organization IAM")
+  .annotate(OpenApi.Version, SERVICE_VERSION)
+  .annotate(
+    OpenApi.Description,
+    "Carbon and Silicon login with opaque tokens, organizations, step-up and the application login handoff (spec 2). Every error body is {\"error\":{\"code\",\"message\",\"hint\"?,\"details\"?}}, except the application OAuth endpoints, which answer RFC 6749 bodies. Send Iam-Version to pin a dated API version (current 2026-11-01)."
+  )
+{}

@@ -1,0 +1,21 @@
+import { Database, DatabaseConfig } from "@platform/database"
+import { IdempotencyStore } from "@platform/idempotency"
+import { MessageDelivery, MessageOutbox, transportFromConfig } from "@platform/mail"
+import { RateLimiter } from "@platform/rate-limit"
+import { Effect, Layer } from "effect"
+import { iamMigrations } from "./migrations.ts"
+
+/** The database named by IAM_DATABASE_URL, or the embedded one under IAM_DATA_DIR (default data/iam). */
+export const IamDatabaseLive = Database.layerConfig({ prefix: "IAM_", service: "iam", migrations: iamMigrations })
+
+/** The stores every area shares, over whichever database is provided. */
+export const IamStoresLive = Layer.mergeAll(RateLimiter.layer, IdempotencyStore.layer, MessageOutbox.layer)
+
+/** Background work of a running server: delivering queued mail and SMS (SMTP, or the development mailbox file). */
+export const IamWorkersLive = MessageDelivery.layer().pipe(
+  Layer.provide(
+    Layer.unwrapEffect(
+      Effect.map(DatabaseConfig({ prefix: "IAM_", service: "iam" }), (database) => transportFromConfig("IAM_", database.dataDir))
+    )
+  )
+)

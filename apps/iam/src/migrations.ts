@@ -1,0 +1,23 @@
+import type { Migrations } from "@platform/database"
+import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platform/idempotency"
+import { MessageOutboxMigration } from "@platform/mail"
+import { RateLimitMigration } from "@platform/rate-limit"
+import { SweepLeasesMigration } from "@platform/service"
+import { VerificationMigration } from "@platform/verification-codes"
+import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
+import { SessionsMigration } from "./sessions/SessionsMigration.ts"
+
+/**
+ * The IAM database, in the order it was built. Append only: a migration
+ * that has run is never edited, and a new one takes the next number.
+ */
+export const iamMigrations: Migrations = {
+  "0001_sweep_leases": SweepLeasesMigration,
+  "0002_rate_limits": RateLimitMigration,
+  "0003_idempotency": IdempotencyMigration,
+  "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
+  "0005_outgoing_messages": MessageOutboxMigration,
+  "0006_verification_codes": VerificationMigration,
+  "0007_identities": IdentitiesMigration,
+  "0008_sessions": SessionsMigration
+}

@@ -1,0 +1,29 @@
+import { idempotentRequests, IdempotencyStore, sealedAnswers } from "@platform/idempotency"
+import { serveHttpApi } from "@platform/service"
+import { Effect, Layer } from "effect"
+import { IamApi } from "./api.ts"
+import { IamConfig } from "./config.ts"
+import { SecretsAtRest } from "./SecretsAtRest.ts"
+import { ServiceLive } from "./service/Http.ts"
+import { SessionsLive } from "./sessions/Http.ts"
+import { iamVersioning } from "./versions.ts"
+
+/** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
+export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive)
+
+/** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
+export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* IamConfig
+  return serveHttpApi({
+    name: "iam",
+    api: IamApi,
+    handlers: IamHandlers,
+    versioning: iamVersioning,
+    settings: config,
+    around: idempotentRequests(yield* IdempotencyStore, {
+      trustProxy: config.trustProxy,
+      // Answers hold credential pairs: sealed at rest like every other secret.
+      sealing: sealedAnswers(yield* SecretsAtRest, "idempotent_answer")
+    })
+  })
+})).pipe(Layer.provide(SecretsAtRest.Default))

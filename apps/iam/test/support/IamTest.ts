@@ -1,0 +1,56 @@
+import type { SqlClient } from "@effect/sql"
+import type { PgClient } from "@effect/sql-pg"
+import { encryptionKeyFromBytes } from "@platform/crypto"
+import { TestDatabase } from "@platform/database"
+import { serviceUnderTest, testMailbox, typedClient } from "@platform/testkit"
+import { Context, Layer, Option } from "effect"
+import { IamApi } from "../../src/api.ts"
+import { IamConfigOf, type IamSettings } from "../../src/config.ts"
+import { IamStoresLive } from "../../src/layers.ts"
+import { iamMigrations } from "../../src/migrations.ts"
+import { IamServer } from "../../src/server.ts"
+
+export interface RunningIam {
+  readonly url: string
+  readonly settings: IamSettings
+}
+
+/** The IAM service, started over real HTTP on a free port for one test file. */
+export class IamUnderTest extends Context.Tag("test/IamUnderTest")<IamUnderTest, RunningIam>() {}
+
+export const iamTestSettings = (port: number, overrides: Partial<IamSettings> = {}): IamSettings => ({
+  port,
+  host: "127.0.0.1",
+  publicUrl: `http://127.0.0.1:${port}`,
+  environment: "development",
+  trustProxy: false,
+  internalToken: Option.none(),
+  keyEncryptionKey: Option.none(),
+  drainSeconds: 1,
+  accountsUrl: "http://127.0.0.1:1",
+  accountsToken: Option.none(),
+  secretKey: encryptionKeyFromBytes(new Uint8Array(32).fill(7)),
+  ...overrides
+})
+
+/** One IAM server over the given database layer (the stores, database and settings stay visible to the test). */
+export const iamServerOn = <E>(
+  database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
+  overrides: Partial<IamSettings> = {}
+) =>
+  serviceUnderTest((port) => {
+    const settings = iamTestSettings(port, overrides)
+    return IamServer.pipe(
+      Layer.provideMerge(testMailbox),
+      Layer.provideMerge(Layer.fresh(IamStoresLive)),
+      Layer.provideMerge(database),
+      Layer.provideMerge(IamConfigOf(settings)),
+      Layer.merge(Layer.succeed(IamUnderTest, { url: settings.publicUrl, settings }))
+    )
+  })
+
+/** IAM on its own fresh database. Use with `layer(IamTest(), { excludeTestServices: true })`. */
+export const IamTest = (overrides: Partial<IamSettings> = {}) => iamServerOn(TestDatabase.layer(iamMigrations), overrides)
+
+/** The IAM API as a typed client of the server under test, sending `headers` with every request. */
+export const iamClient = (headers: Readonly<Record<string, string>> = {}) => typedClient(IamApi, { headers })
