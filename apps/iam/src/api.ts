@@ -2,13 +2,15 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
+import { SiteApi } from "./site/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
 export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
-    .add(SessionsApi),
+    .add(SessionsApi)
+    .add(SiteApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")

@@ -6,10 +6,12 @@ import { IamConfig } from "./config.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
+import { iamErrorPage } from "./site/layout.ts"
+import { SiteLive } from "./site/Http.ts"
 import { iamVersioning } from "./versions.ts"
 
 /** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
-export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive)
+export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive, SiteLive)
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
 export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {
@@ -20,6 +22,7 @@ export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {
     handlers: IamHandlers,
     versioning: iamVersioning,
     settings: config,
+    errorPage: (error) => iamErrorPage(error, "Go back and try again."),
     around: idempotentRequests(yield* IdempotencyStore, {
       trustProxy: config.trustProxy,
       // Answers hold credential pairs: sealed at rest like every other secret.

@@ -29,3 +29,14 @@ export { mediaTypeOf } from "./ContentType.ts"
 export * from "./Pagination.ts"
 export { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
 export { parameterProblem, textProblem } from "./TextRules.ts"
+export { escapeHtml, Html, html, type Part, trusted } from "./pages/html.ts"
+export { htmlResponse, HtmlText } from "./pages/htmlDocument.ts"
+export { pageHeaders } from "./pages/pageHeaders.ts"
+export {
+  type HashedAsset,
+  type HashedAssets,
+  hashedAssetEndpoint,
+  hashedAssetResponse,
+  hashedAssets,
+  IMMUTABLE
+} from "./pages/hashedAssets.ts"

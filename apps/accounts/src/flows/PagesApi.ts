@@ -1,8 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { HtmlPage } from "@platform/http"
+import { HtmlPage, HtmlText } from "@platform/http"
 import { Schema } from "effect"
-
-const Html = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/html" }))
 
 export const PageMove = Schema.Literal(
   "continue", "switch", "code", "resend", "verify", "signup", "provider",
@@ -21,8 +19,8 @@ export class SigninPagesApi extends HttpApiGroup.make("signinPages")
     HttpApiEndpoint.post("move", "/signin/:id/:move")
       .setPath(Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(100)), move: PageMove }))
       .setPayload(PageForm)
-      .addSuccess(Html, { status: 303 })
-      .addError(Html, { status: 400 })
+      .addSuccess(HtmlText, { status: 303 })
+      .addError(HtmlText, { status: 400 })
       .annotate(
         OpenApi.Description,
         "A form of the hosted sign-in page (application/x-www-form-urlencoded), for browsers without script as well: runs the move of the same name of /v1/flows/{id} (needs the sa_flow cookie and Origin equal to the public origin), then redirects (303) to the flow's page, to the app's redirect_uri once the flow is finished, or to the identity provider. A refused move answers the page again with the refusal next to its field, in the refusal's status; a lost or expired flow answers an error page. Fields: code: channel, destination; verify: code; signup: display_name, id, timezone, dob; provider: provider; details_add: field, value; details_verify: field, code; details_continue: share_<field>=on per optional detail shared."

@@ -1,5 +1,5 @@
 import { errorPage, sitePage, siteBrand } from "../site/layout.ts"
-import { html } from "../site/html.ts"
+import { html } from "@platform/http"
 import type { LinkOutcome } from "./IdentityLink.ts"
 
 /** What the browser shows at the end of a link's round trip: linked, or why not (with the error value). */

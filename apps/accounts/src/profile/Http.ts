@@ -1,12 +1,11 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { IMMUTABLE } from "@platform/http"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { PhotoNotFound } from "./errors.ts"
 import { Photos } from "./Photos.ts"
 
 /** A photo URL names one image forever: a year of caching, and revalidation by ETag answers 304. */
-const IMMUTABLE = "public, max-age=31536000, immutable"
-
 export const PhotosLive = HttpApiBuilder.group(AccountsApi, "photos", (handlers) =>
   Effect.gen(function*() {
     const photos = yield* Photos

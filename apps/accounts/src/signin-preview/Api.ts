@@ -1,11 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { MaxBodyBytes } from "@platform/http"
-import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HtmlText, MaxBodyBytes } from "@platform/http"
 import { SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "../apps/signinConfig/index.ts"
 import { AppPath } from "../app-management/Api.ts"
 import { AppOrAuthor } from "../app-management/AppOrAuthor.ts"
-
-const Html = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/html" }))
 
 const SHOWS = "The answer is the hosted sign-in page (its first step, in the app's branding and copy, with the Content-Security-Policy of every page) marked as a preview, with its forms inert: show it in a new tab or a sandboxed frame."
 
@@ -14,14 +11,14 @@ export class SigninConfigPreviewApi extends HttpApiGroup.make("signinConfigPrevi
   .add(
     HttpApiEndpoint.get("saved", "/v1/apps/:app_id/signin-config/preview")
       .setPath(AppPath)
-      .addSuccess(Html)
+      .addSuccess(HtmlText)
       .annotate(OpenApi.Description, `The sign-in page as the saved setup makes it. ${SHOWS}`)
   )
   .add(
     HttpApiEndpoint.post("proposed", "/v1/apps/:app_id/signin-config/preview")
       .setPath(AppPath)
       .setPayload(SigninConfigPatch)
-      .addSuccess(Html)
+      .addSuccess(HtmlText)
       .annotate(MaxBodyBytes, SIGNIN_CONFIG_PATCH_LIMIT_BYTES)
       .annotate(
         OpenApi.Description,

@@ -1,17 +1,8 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
+import { hashedAssetResponse } from "@platform/http"
 import { Effect } from "effect"
 import { AccountsApi } from "../api.ts"
-import { assetByFile, IMMUTABLE } from "./assets.ts"
+import { SITE_ASSETS } from "./assets.ts"
 
 export const SiteLive = HttpApiBuilder.group(AccountsApi, "site", (handlers) =>
-  handlers.handle("asset", ({ path }) => {
-    const asset = assetByFile(path.file)
-    return Effect.succeed(
-      asset === undefined
-        ? HttpServerResponse.text("No such file.", { status: 404, headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" } })
-        : HttpServerResponse.uint8Array(asset.body, {
-          contentType: asset.contentType,
-          headers: { "cache-control": IMMUTABLE, "x-content-type-options": "nosniff" }
-        })
-    )
-  }))
+  handlers.handle("asset", ({ path }) => Effect.succeed(hashedAssetResponse(SITE_ASSETS, path.file))))

@@ -1,10 +1,9 @@
-import { HttpServerResponse } from "@effect/platform"
+import type { HttpServerResponse } from "@effect/platform"
 import { defaultSigninConfig } from "../apps/signinConfig/defaults.ts"
 import type { Branding, Copy } from "../apps/signinConfig/SigninConfig.ts"
 import { assetUrl } from "./assets.ts"
 import { brandStyle } from "./brandStyle.ts"
-import { type Html, html, trusted } from "./html.ts"
-import { pageHeaders } from "./pageHeaders.ts"
+import { type Html, html, htmlResponse, pageHeaders, trusted } from "@platform/http"
 
 /** Whose page it is: the app a sign-in is for, or the account site itself. */
 export interface Brand {
@@ -78,11 +77,7 @@ ${footer(brand.copy)}
 </body>
 </html>
 `
-  return HttpServerResponse.text(document.value, {
-    status: options.status ?? 200,
-    contentType: "text/html; charset=utf-8",
-    headers: { ...pageHeaders(style), ...options.headers }
-  })
+  return htmlResponse(document, { status: options.status ?? 200, headers: { ...pageHeaders(style), ...options.headers } })
 }
 
 /** A refusal shown to the person, never a redirect (an unknown app, an unregistered redirect_uri, a lost flow). */

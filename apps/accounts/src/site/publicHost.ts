@@ -1,6 +1,6 @@
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { html } from "./html.ts"
+import { html } from "@platform/http"
 import { sitePage, siteBrand } from "./layout.ts"
 
 export interface HostSettings {

@@ -3,7 +3,7 @@ import type { Contact } from "../../contacts/Contact.ts"
 import type { Session } from "../../oauth/Signin.ts"
 import type { CustodianRequest } from "../../silicons/CustodianRequest.ts"
 import { PROVIDER_LABELS } from "../../flows/pages/signinSteps.ts"
-import { type Html, html } from "../../site/html.ts"
+import { type Html, html } from "@platform/http"
 import { accountSitePage, apiButton, apiForm, initials, when } from "./frame.ts"
 
 /** A Silicon in the person's custody, as the custodian's view shows it. */

@@ -1,5 +1,5 @@
 import type { CustodianRequest } from "../../silicons/CustodianRequest.ts"
-import { type Html, html } from "../../site/html.ts"
+import { type Html, html } from "@platform/http"
 import type { SiliconInCustody } from "./accountPage.ts"
 import { accountSitePage, apiButton, when } from "./frame.ts"
 

@@ -1,5 +1,5 @@
 import type { DeviceRequest } from "../../device/DeviceRequest.ts"
-import { type Html, html } from "../../site/html.ts"
+import { type Html, html } from "@platform/http"
 import { accountSitePage, apiButton, when } from "./frame.ts"
 
 /** What the device page shows: a form for the code, the request a code names, or why a code names none. */

@@ -1,5 +1,5 @@
 import type { HttpServerResponse } from "@effect/platform"
-import { type Html, html, type Part } from "../../site/html.ts"
+import { type Html, html, type Part } from "@platform/http"
 import { siteBrand, sitePage } from "../../site/layout.ts"
 
 export type SitePage = "account" | "custody" | "device"

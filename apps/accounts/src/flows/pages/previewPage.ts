@@ -1,7 +1,7 @@
 import type { AppRow } from "../../apps/AppRecord.ts"
 import { enabledMethods } from "../../apps/signinConfig/publicSigninView.ts"
 import type { SigninConfig } from "../../apps/signinConfig/SigninConfig.ts"
-import { html } from "../../site/html.ts"
+import { html } from "@platform/http"
 import { sitePage } from "../../site/layout.ts"
 import { flowAppOf, type FlowView } from "../FlowView.ts"
 import { brandOf } from "./flowPage.ts"

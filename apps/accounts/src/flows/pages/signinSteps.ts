@@ -1,5 +1,5 @@
 import type { Method } from "../../apps/signinConfig/fields.ts"
-import { type Html, html, type Part } from "../../site/html.ts"
+import { type Html, html, type Part } from "@platform/http"
 import type { FlowView } from "../FlowView.ts"
 
 /** A refusal of the last move, shown next to the field it concerns (or above the form when none). */
