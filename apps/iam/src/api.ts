@@ -1,14 +1,15 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { ServiceApi } from "./service/Api.ts"
-import { SessionsApi } from "./sessions/Api.ts"
+import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
 export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
-    .add(SessionsApi),
+    .add(SessionsApi)
+    .add(SessionRefreshApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")

@@ -5,11 +5,15 @@ import { IamApi } from "./api.ts"
 import { IamConfig } from "./config.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
-import { SessionsLive } from "./sessions/Http.ts"
+import { SessionRefreshLive, SessionsLive } from "./session-management/Http.ts"
+import { StepUpGuardLive } from "./step-up/StepUpGuardLive.ts"
 import { iamVersioning } from "./versions.ts"
 
-/** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
-export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive)
+/**
+ * Every area, each providing its own services: left are the settings, the database and the stores of
+ * layers.ts. StepUpGuard is a plug-in point: the areas whose actions need step-up call it, step-up/ provides it.
+ */
+export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive, SessionRefreshLive).pipe(Layer.provide(StepUpGuardLive))
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
 export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {

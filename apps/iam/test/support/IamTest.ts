@@ -30,6 +30,7 @@ export const iamTestSettings = (port: number, overrides: Partial<IamSettings> = 
   accountsUrl: "http://127.0.0.1:1",
   accountsToken: Option.none(),
   secretKey: encryptionKeyFromBytes(new Uint8Array(32).fill(7)),
+  phoneVerification: Option.none(),
   ...overrides
 })
 
