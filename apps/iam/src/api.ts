@@ -1,7 +1,9 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { LoginApi, SignupApi } from "./login/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
+import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
@@ -9,7 +11,10 @@ export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
     .add(SessionsApi)
-    .add(SessionRefreshApi),
+    .add(SessionRefreshApi)
+    .add(LoginApi)
+    .add(SignupApi)
+    .add(StepUpApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")

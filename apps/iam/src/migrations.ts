@@ -7,6 +7,7 @@ import { VerificationMigration } from "@platform/verification-codes"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
 import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
 import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
+import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
 import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
 
@@ -25,5 +26,6 @@ export const iamMigrations: Migrations = {
   "0008_sessions": SessionsMigration,
   "0009_code_challenges": CodeChallengesMigration,
   "0010_development_phone_codes": DevelopmentPhoneCodesMigration,
-  "0011_step_up_tokens": StepUpTokensMigration
+  "0011_step_up_tokens": StepUpTokensMigration,
+  "0012_signup_sessions": SignupSessionsMigration
 }

@@ -1,4 +1,7 @@
+import { errorResponse, RateLimited } from "@platform/http"
+import { ChallengeNotFound, CodeAlreadyUsed, CodeExpired, InvalidCode, VerificationLocked } from "@platform/verification-codes"
 import { Schema } from "effect"
+import { PhoneVerificationUnavailable } from "../phone-verification/errors.ts"
 
 /** Where a code went: email, or a phone by SMS (spec 2 calls the channels email and phone). */
 export const CodeChannel = Schema.Literal("email", "phone")
@@ -28,3 +31,14 @@ export const CodeAnswer = Schema.Struct({
 
 /** The path of every verify route. */
 export const ChallengePath = Schema.Struct({ session_id: Schema.String.pipe(Schema.maxLength(100)) })
+
+/** Declare on every verify route: what answering a challenge may refuse with. */
+export const CodeRefusals = Schema.Union(
+  errorResponse(ChallengeNotFound),
+  errorResponse(CodeAlreadyUsed),
+  errorResponse(CodeExpired),
+  errorResponse(InvalidCode),
+  errorResponse(VerificationLocked),
+  errorResponse(RateLimited),
+  errorResponse(PhoneVerificationUnavailable)
+)
