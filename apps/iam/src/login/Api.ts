@@ -2,7 +2,6 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import {
   AccountsUnavailable,
   EmailInUse,
-  IdentityNotFound,
   IdReserved,
   IdTaken,
   InvalidId,
@@ -13,7 +12,7 @@ import { Schema } from "effect"
 import { ChallengePath, CodeAnswer, CodeChallengeView, CodeRefusals } from "../challenges/CodeChallenge.ts"
 import { PhoneVerificationUnavailable } from "../phone-verification/errors.ts"
 import { CredentialPair } from "../sessions/CredentialPair.ts"
-import { IdentityExists, SignupAlreadyCompleted, SignupExpired, SignupNotFound } from "./errors.ts"
+import { IdentityExists, IdentityNotFound, SignupAlreadyCompleted, SignupExpired, SignupNotFound } from "./errors.ts"
 
 const email = Schema.String.pipe(Schema.maxLength(320)).annotations({ description: "A verified email address" })
 const phoneNumber = Schema.String.pipe(Schema.maxLength(40)).annotations({ description: "A verified phone number in E.164" })

@@ -1,10 +1,11 @@
-import { AccountsDirectory, IdentityNotFound } from "@platform/accounts-identity-api"
+import { AccountsDirectory } from "@platform/accounts-identity-api"
 import { ValidationFailed } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Effect } from "effect"
 import { CodeChallenges } from "../challenges/CodeChallenges.ts"
 import { carbonIdentity, isActiveCarbon } from "../identities/fromAccounts.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
+import { IdentityNotFound } from "./errors.ts"
 import { type IdentityFields, type NamedIdentity, namedIdentity } from "./namedIdentity.ts"
 import { loginChallengesPerClientAddress, loginMessage } from "./policy.ts"
 
@@ -36,7 +37,7 @@ export class CarbonLogin extends Effect.Service<CarbonLogin>()("iam/CarbonLogin"
         )
       return found.pipe(
         Effect.filterOrFail(isActiveCarbon, () => noActiveCarbon(named)),
-        Effect.catchTag("IdentityNotFound", () => Effect.fail(noActiveCarbon(named)))
+        Effect.catchTag("AccountNotFound", () => Effect.fail(noActiveCarbon(named)))
       )
     }
 
@@ -69,7 +70,7 @@ export class CarbonLogin extends Effect.Service<CarbonLogin>()("iam/CarbonLogin"
           Effect.gen(function*() {
             const notActive = new IdentityNotFound({ message: "This Carbon is no longer active.", hint: "Sign up again." })
             const identity = yield* directory.byUuid(challenge.identity_uuid ?? "").pipe(
-              Effect.catchTag("IdentityNotFound", () => Effect.fail(notActive))
+              Effect.catchTag("AccountNotFound", () => Effect.fail(notActive))
             )
             if (identity.kind !== "carbon" || !isActiveCarbon(identity)) return yield* notActive
             return yield* sessions.open(carbonIdentity(identity), "code")

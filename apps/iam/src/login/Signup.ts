@@ -35,7 +35,7 @@ export class Signup extends Effect.Service<Signup>()("iam/Signup", {
           const owner = named.field === "email" ? directory.carbonByEmail(named.email) : directory.carbonByPhone(named.phone)
           const taken = yield* owner.pipe(
             Effect.map(isActiveCarbon),
-            Effect.catchTag("IdentityNotFound", () => Effect.succeed(false))
+            Effect.catchTag("AccountNotFound", () => Effect.succeed(false))
           )
           if (taken) return yield* identityExists()
           return yield* challenges.open({

@@ -26,7 +26,7 @@ export const namedIdentity = (
   const only = `send exactly one of ${allowed.join(", ")}`
   if (sent.length !== 1) return Effect.fail(invalid(sent[1] ?? allowed[0]!, only, `Send exactly one of ${allowed.join(", ")}.`))
   const field = sent[0]!
-  const value = fields[field]!
+  const value: string = fields[field] ?? ""
   switch (field) {
     case "email":
       return Either.match(normalizeEmail(value), {

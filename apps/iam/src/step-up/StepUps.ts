@@ -52,7 +52,7 @@ export class StepUps extends Effect.Service<StepUps>()("iam/StepUps", {
           if (caller.kind !== "carbon") return yield* carbonOnly
           yield* enforceRateLimit(limiter, stepUpChallengesPerIdentity, caller.uuid)
           const identity = yield* directory.byUuid(caller.uuid).pipe(
-            Effect.catchTag("IdentityNotFound", () => Effect.succeed(undefined))
+            Effect.catchTag("AccountNotFound", () => Effect.succeed(undefined))
           )
           if (identity === undefined || identity.status !== "active") {
             return yield* new Unauthenticated({ message: "This identity is no longer active.", hint: "Log in again." })
