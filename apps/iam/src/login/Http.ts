@@ -9,52 +9,43 @@ import { IamBrowserSession } from "../sessions/IamBrowserSession.ts"
 import { CarbonLogin } from "./CarbonLogin.ts"
 import { Signup } from "./Signup.ts"
 
-/** What every answer carrying a credential pair does first: no caching, kept 10 minutes by Idempotency-Key. */
-const secretAnswer = Effect.zipRight(noStore, carriesNewSecret)
-
-/** A login's answer: the pair, and the browser session cookie bound to its session. */
-const loggedIn = (cookie: IamBrowserSession) => (pair: CredentialPair) =>
-  Effect.as(cookie.set(pair.session_id, new Date(pair.session_expires_at)), pair)
+/** What the code routes share: the caller's address for the limits, and answers that are never cached. */
+const codeRoutes = Effect.gen(function*() {
+  const caller = clientAddress((yield* IamConfig).trustProxy)
+  const cookie = yield* IamBrowserSession
+  return {
+    /** A route that sends a code. */
+    sending: <A, E, R>(send: (clientAddress: string) => Effect.Effect<A, E, R>) =>
+      Effect.zipRight(noStore, Effect.flatMap(caller, send)),
+    /** A route whose answer carries a new secret: kept 10 minutes for an Idempotency-Key retry. */
+    answering: <A, E, R>(answer: (clientAddress: string) => Effect.Effect<A, E, R>) =>
+      Effect.zipRight(Effect.zipRight(noStore, carriesNewSecret), Effect.flatMap(caller, answer)),
+    /** A login's answer: the pair, and the browser session cookie bound to its session. */
+    loggedIn: (pair: CredentialPair) => Effect.as(cookie.set(pair.session_id, new Date(pair.session_expires_at)), pair)
+  }
+})
 
 export const LoginLive = HttpApiBuilder.group(IamApi, "login", (handlers) =>
   Effect.gen(function*() {
-    const config = yield* IamConfig
     const login = yield* CarbonLogin
-    const cookie = yield* IamBrowserSession
-    const caller = clientAddress(config.trustProxy)
+    const routes = yield* codeRoutes
     return handlers
-      .handle("createChallenge", ({ payload }) =>
-        Effect.gen(function*() {
-          yield* noStore
-          return yield* login.start(payload, yield* caller)
-        }))
+      .handle("createChallenge", ({ payload }) => routes.sending((caller) => login.start(payload, caller)))
       .handle("verify", ({ path, payload }) =>
-        Effect.gen(function*() {
-          yield* secretAnswer
-          return yield* Effect.flatMap(login.verify(path.session_id, payload.code, yield* caller), loggedIn(cookie))
-        }), { uninterruptible: true })
+        routes.answering((caller) => Effect.flatMap(login.verify(path.session_id, payload.code, caller), routes.loggedIn)), {
+        uninterruptible: true
+      })
   })).pipe(Layer.provide([CarbonLogin.Default, IamBrowserSession.Default]))
 
 export const SignupLive = HttpApiBuilder.group(IamApi, "signup", (handlers) =>
   Effect.gen(function*() {
-    const config = yield* IamConfig
     const signup = yield* Signup
-    const cookie = yield* IamBrowserSession
-    const caller = clientAddress(config.trustProxy)
+    const routes = yield* codeRoutes
     return handlers
-      .handle("createChallenge", ({ payload }) =>
-        Effect.gen(function*() {
-          yield* noStore
-          return yield* signup.start(payload, yield* caller)
-        }))
-      .handle("verify", ({ path, payload }) =>
-        Effect.gen(function*() {
-          yield* secretAnswer
-          return yield* signup.verify(path.session_id, payload.code, yield* caller)
-        }), { uninterruptible: true })
+      .handle("createChallenge", ({ payload }) => routes.sending((caller) => signup.start(payload, caller)))
+      .handle("verify", ({ path, payload }) => routes.answering((caller) => signup.verify(path.session_id, payload.code, caller)), {
+        uninterruptible: true
+      })
       .handle("complete", ({ path, payload }) =>
-        Effect.gen(function*() {
-          yield* secretAnswer
-          return yield* Effect.flatMap(signup.complete(path.signup_id, payload), loggedIn(cookie))
-        }), { uninterruptible: true })
+        routes.answering(() => Effect.flatMap(signup.complete(path.signup_id, payload), routes.loggedIn)), { uninterruptible: true })
   })).pipe(Layer.provide([Signup.Default, IamBrowserSession.Default]))
