@@ -1,8 +1,10 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { LoginApi, SignupApi } from "./login/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
-import { SessionsApi } from "./sessions/Api.ts"
+import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
 import { SiteApi } from "./site/Api.ts"
+import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
@@ -10,6 +12,10 @@ export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
     .add(SessionsApi)
+    .add(SessionRefreshApi)
+    .add(LoginApi)
+    .add(SignupApi)
+    .add(StepUpApi)
     .add(SiteApi),
   iamVersioning
 )

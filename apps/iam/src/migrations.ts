@@ -5,7 +5,11 @@ import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
+import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
+import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
+import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
+import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
 
 /**
  * The IAM database, in the order it was built. Append only: a migration
@@ -19,5 +23,9 @@ export const iamMigrations: Migrations = {
   "0005_outgoing_messages": MessageOutboxMigration,
   "0006_verification_codes": VerificationMigration,
   "0007_identities": IdentitiesMigration,
-  "0008_sessions": SessionsMigration
+  "0008_sessions": SessionsMigration,
+  "0009_code_challenges": CodeChallengesMigration,
+  "0010_development_phone_codes": DevelopmentPhoneCodesMigration,
+  "0011_step_up_tokens": StepUpTokensMigration,
+  "0012_signup_sessions": SignupSessionsMigration
 }
