@@ -6,7 +6,9 @@ export const splitIds = (list: string): ReadonlyArray<string> =>
   list.split(",").map((id) => id.trim()).filter((id) => id !== "")
 
 /** A batch names 1 to 100 applications, each once (spec 2). */
-export const distinctBatch = (appIds: ReadonlyArray<string>) => {
+export const distinctBatch = (
+  appIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<string>, ApplicationsRequired | TooManyApplications | DuplicateApplications> => {
   if (appIds.length === 0) {
     return Effect.fail(new ApplicationsRequired({ message: "Name at least one application (app_ids=a,b)." }))
   }
