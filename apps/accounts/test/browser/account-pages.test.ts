@@ -9,7 +9,7 @@ import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
 import { createCarbon } from "../support/carbons.ts"
-import { expectAccessible, expectPageHeaders, freshPage, launchChromium, recordPages, screenshots } from "../support/chromium.ts"
+import { expectAccessible, expectPageHeaders, freshPage, launchChromium, recordPages, screenshots } from "@platform/testkit/chromium"
 import { authorize, bearer, call, poll } from "../support/device.ts"
 import { signInDirectly } from "../support/signIn.ts"
 

@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Browser } from "playwright-core"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
-import { expectAccessible, expectPageHeaders, launchChromium, recordPages } from "../support/chromium.ts"
+import { expectAccessible, expectPageHeaders, launchChromium, recordPages } from "@platform/testkit/chromium"
 import { authorizeQuery, makeFlowApp, setSigninConfig } from "../support/flows.ts"
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)

@@ -9,7 +9,7 @@ import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
 import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
-import { expectAccessible, expectPageHeaders, freshPage, launchChromium, recordPages, screenshots, tabTo } from "../support/chromium.ts"
+import { expectAccessible, expectPageHeaders, freshPage, launchChromium, recordPages, screenshots, tabTo } from "@platform/testkit/chromium"
 import { fetchAnswer } from "../support/http.ts"
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)

@@ -12,10 +12,11 @@ export const launchChromium = (): Promise<Browser> =>
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
   })
 
-export const ARTIFACTS = join(import.meta.dirname, "..", "..", "..", "..", "test-artifacts", "site")
+/** Where screenshots go: test-artifacts/ at the repository root. */
+const ARTIFACTS = join(import.meta.dirname, "..", "..", "..", "test-artifacts")
 
 /**
- * Every page the account site answered a page with (HTML documents of our origin), kept so that a
+ * Every page a site answered a page with (HTML documents of our origin), kept so that a
  * test can assert the headers of each.
  */
 export const recordPages = (page: Page, origin: string): Array<Response> => {
@@ -28,7 +29,7 @@ export const recordPages = (page: Page, origin: string): Array<Response> => {
   return pages
 }
 
-/** The security headers every page of the site carries. */
+/** The security headers every page of our sites carries. */
 export const expectPageHeaders = async (responses: ReadonlyArray<Response>) => {
   expect(responses.length).toBeGreaterThan(0)
   for (const response of responses) {
@@ -55,12 +56,13 @@ export const expectAccessible = async (page: Page, step: string) => {
   expect(violations, step).toEqual([])
 }
 
-/** Screenshots of the page at a phone's and a desktop's width, under test-artifacts/site/. */
-export const screenshots = async (page: Page, name: string) => {
-  mkdirSync(ARTIFACTS, { recursive: true })
+/** Screenshots of the page at a phone's and a desktop's width, under test-artifacts/<folder>/ (the account site's: site). */
+export const screenshots = async (page: Page, name: string, folder = "site") => {
+  const dir = join(ARTIFACTS, folder)
+  mkdirSync(dir, { recursive: true })
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 })
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true })
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true })
   }
 }
 
