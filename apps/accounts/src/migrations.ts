@@ -17,6 +17,7 @@ import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.t
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ProfileMigration } from "./profile/ProfileMigration.ts"
+import { SignupPhotosMigration } from "./profile/SignupPhotosMigration.ts"
 import { IdentityLinksMigration } from "./identities/IdentityLinksMigration.ts"
 import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
@@ -63,5 +64,6 @@ export const accountsMigrations: Migrations = {
   "0028_imports": ImportsMigration,
   "0029_telemetry": TelemetryMigration,
   "0030_identity_links": IdentityLinksMigration,
-  "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration
+  "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
+  "0032_signup_photos": SignupPhotosMigration
 }

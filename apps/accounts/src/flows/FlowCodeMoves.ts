@@ -17,10 +17,7 @@ import {
   FlowInvalidRequest,
   IdentityInUse,
   MethodNotEnabledForMove,
-  SignupAlreadyCompleted,
-  SignupExpired,
-  SignupNotAllowed,
-  SignupNotBound
+  SignupNotAllowed
 } from "./errors.ts"
 import { BROWSER_SESSION_LIFETIME } from "./BrowserSessions.ts"
 import { type CookieToSet, domainAllowed, FlowCore, type FlowCookies, type Loaded } from "./FlowCore.ts"
@@ -29,6 +26,8 @@ import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { reportingProfileChanges } from "../events/profileChanges.ts"
 import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
 import { ImportClaims } from "../imports/ImportClaims.ts"
+import { Photos } from "../profile/Photos.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 const sentCode = (channel: ContactField, destination: string, challenge: VerificationChallenge): SentCode => ({
   challenge_id: challenge.challenge_id,
@@ -76,7 +75,9 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     const claims = yield* ImportClaims
     const limiter = yield* RateLimiter
     const identities = yield* LinkedIdentities
+    const photos = yield* Photos
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
 
     const purposeOf = (flowId: string) => `flow:${flowId}`
     const detailPurposeOf = (flowId: string) => `flow_detail:${flowId}`
@@ -170,22 +171,13 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         const loaded = yield* core.load(id, cookies)
         const started = (yield* core.expectStep(loaded, ["signup"])).signup
         const state = loaded.row.state
-        const found = cookies.signup === undefined ? Option.none() : yield* signups.findByCookie(cookies.signup)
-        if (Option.isNone(found) || found.value.id !== started.id) {
-          return yield* new SignupNotBound({ message: "This sign-up belongs to another browser.", hint: "Verify the address again." })
-        }
-        if (found.value.completed_at !== null) {
-          return yield* new SignupAlreadyCompleted({ message: "This sign-up has made its account already." })
-        }
-        if (found.value.expires_at.getTime() <= loaded.at.getTime()) {
-          return yield* new SignupExpired({ message: "This sign-up has expired.", hint: "Verify the address again." })
-        }
+        const session = yield* signups.bound(started.id, cookies.signup, loaded.at)
         const newCarbon = (accountId: string) => ({
           id: accountId,
           displayName: input.display_name,
           timezone: input.timezone ?? state.timezone ?? "UTC",
           dob: input.dob,
-          ...(found.value.channel === "email" ? { email: found.value.address } : { phone: found.value.address })
+          ...(session.channel === "email" ? { email: session.address } : { phone: session.address })
         })
         // Finishing an import: the imported account becomes this person's, unless another sign-up took it first.
         const imported = started.imported
@@ -193,10 +185,9 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
           imported === null
             ? accounts.createCarbon(newCarbon(accountId))
             : Effect.flatMap(
-              claims.claim(imported.account_uuid, { ...newCarbon(accountId), channel: found.value.channel, address: found.value.address }),
+              claims.claim(imported.account_uuid, { ...newCarbon(accountId), channel: session.channel, address: session.address }),
               Option.match({ onNone: () => accounts.createCarbon(newCarbon(accountId)), onSome: Effect.succeed })
             )
-        const session = found.value
         const carbon = yield* sql.withTransaction(Effect.gen(function*() {
           const made = input.id !== undefined
             ? yield* create(input.id)
@@ -214,9 +205,10 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
               })
             }
           }
+          yield* photos.adoptSignupPhoto(session.id, made.uuid)
           return made
         })).pipe(Effect.catchTag("SqlError", Effect.die))
-        yield* signups.complete(found.value.id, carbon.uuid, loaded.at)
+        yield* signups.complete(session.id, carbon.uuid, loaded.at)
         const clear: CookieToSet = { name: SIGNUP_COOKIE, value: "", maxAge: Duration.zero }
         return yield* signedIn(loaded, carbon.uuid, [clear])
       })
@@ -239,7 +231,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
             validateDob(value, loaded.at),
             (problem) => new ValidationFailed({ message: "The date of birth is not valid.", details: { fields: { value: problem } } })
           )
-          yield* reportingProfileChanges(sql, uuid, accounts.updateProfile(uuid, { dob })).pipe(Effect.catchTag("SqlError", Effect.die))
+          yield* reportingProfileChanges(events, uuid, accounts.updateProfile(uuid, { dob })).pipe(Effect.catchTag("SqlError", Effect.die))
           return yield* core.commit(loaded, state)
         }
         if (field !== "email" && field !== "phone") {
@@ -270,7 +262,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         if (sent === null || sent.field !== field) return yield* Effect.fail(noCodeSent())
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: detailPurposeOf(id), code })
         yield* reportingProfileChanges(
-          sql,
+          events,
           step.account.uuid,
           contacts.verifyPendingContact(step.account.uuid, sent.field, sent.destination)
         ).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -285,6 +277,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     SignupSessions.Default,
     ImportClaims.Default,
     LinkedIdentities.Default,
+    Photos.Default,
     AccountsRepo.Default,
     ContactsRepo.Default
   ]
