@@ -49,11 +49,6 @@ export class InternalApiDisabled extends ApiError<InternalApiDisabled>()("Intern
   status: 403
 }) {}
 
-export class InvalidAppId extends ApiError<InvalidAppId>()("InvalidAppId", {
-  code: "invalid_app_id",
-  status: 422
-}) {}
-
 /** The registry syncs an app id that an app of another source (fake, first-party) holds here. */
 export class AppSourceConflict extends ApiError<AppSourceConflict>()("AppSourceConflict", {
   code: "app_source_conflict",
