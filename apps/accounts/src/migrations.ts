@@ -21,6 +21,7 @@ import { IdentityLinksMigration } from "./identities/IdentityLinksMigration.ts"
 import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
+import { LoginStreaksMigration } from "./silicons/LoginStreaksMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
 import { OpenStreamsMigration } from "./stream/OpenStreamsMigration.ts"
 import { ShortLivedTokensMigration } from "./short-lived-tokens/ShortLivedTokensMigration.ts"
@@ -63,5 +64,6 @@ export const accountsMigrations: Migrations = {
   "0028_imports": ImportsMigration,
   "0029_telemetry": TelemetryMigration,
   "0030_identity_links": IdentityLinksMigration,
-  "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration
+  "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
+  "0032_login_streak_failures": LoginStreaksMigration
 }
