@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
@@ -8,7 +9,9 @@ import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
-    .add(SessionsApi),
+    .add(SessionsApi)
+    .add(OrganizationsApi)
+    .add(MembersApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")

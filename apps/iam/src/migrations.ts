@@ -4,8 +4,11 @@ import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
+import { EventsMigration } from "./events/EventsMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
+import { OrganizationsMigration } from "./organizations/OrganizationsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
+import { SiliconCredentialsMigration } from "./silicon-auth/SiliconCredentialsMigration.ts"
 
 /**
  * The IAM database, in the order it was built. Append only: a migration
@@ -19,5 +22,8 @@ export const iamMigrations: Migrations = {
   "0005_outgoing_messages": MessageOutboxMigration,
   "0006_verification_codes": VerificationMigration,
   "0007_identities": IdentitiesMigration,
-  "0008_sessions": SessionsMigration
+  "0008_sessions": SessionsMigration,
+  "0009_iam_events": EventsMigration,
+  "0010_organizations": OrganizationsMigration,
+  "0011_silicon_credentials": SiliconCredentialsMigration
 }

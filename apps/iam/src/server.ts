@@ -3,13 +3,15 @@ import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { IamApi } from "./api.ts"
 import { IamConfig } from "./config.ts"
+import { StepUpUnavailable } from "./auth/StepUpUnavailable.ts"
+import { OrganizationsLive } from "./organizations/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
 import { iamVersioning } from "./versions.ts"
 
 /** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
-export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive)
+export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive, OrganizationsLive).pipe(Layer.provide(StepUpUnavailable))
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
 export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {

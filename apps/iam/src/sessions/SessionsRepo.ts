@@ -38,6 +38,12 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("iam/SessionsRe
           insert into iam_access_tokens (digest, session_id, expires_at)
           values (${token.digest}, ${token.sessionId}, ${token.expiresAt})
         `.pipe(Effect.asVoid, Effect.orDie),
+      /** Ends every open session of an identity (its credential changed or it left): their tokens stop at once. */
+      endAllOf: (identityUuid: string, reason: string, at: Date) =>
+        sql`
+          update iam_sessions set ended_at = ${at}, end_reason = ${reason}
+          where identity_uuid = ${identityUuid} and ended_at is null
+        `.pipe(Effect.asVoid, Effect.orDie),
       /** One indexed statement: the token unexpired, its session open and unexpired, its identity active. */
       liveAccess: (digest: string, at: Date) =>
         sql<LiveAccess>`
