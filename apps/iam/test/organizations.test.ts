@@ -5,7 +5,8 @@ import { expect } from "vitest"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
 import { eventsOf, eventTypesOf } from "./support/iamEvents.ts"
 import { IamTest } from "./support/IamTest.ts"
-import { signedIn } from "./support/signedIn.ts"
+import { newIdentity } from "./support/identities.ts"
+import { signedInAs } from "./support/signedIn.ts"
 
 const Iam = IamSessions.Default.pipe(Layer.provideMerge(IamTest()))
 
@@ -13,7 +14,7 @@ const Iam = IamSessions.Default.pipe(Layer.provideMerge(IamTest()))
 layer(Iam, { excludeTestServices: true })("organizations over HTTP", (it) => {
   it.effect("a Carbon creates an organization it owns, reads, lists and renames it; each change is an event", () =>
     Effect.gen(function*() {
-      const ada = yield* signedIn("carbon", "Ada")
+      const ada = yield* signedInAs(newIdentity("carbon", "Ada"))
       const created = yield* ada.client.organizations.create({ payload: { name: "Analytical Engines" } })
       expect(created).toMatchObject({
         role: "owner",
@@ -46,12 +47,12 @@ layer(Iam, { excludeTestServices: true })("organizations over HTTP", (it) => {
 
   it.effect("a Silicon cannot create one; an outsider is told it does not exist; a bad name is 422", () =>
     Effect.gen(function*() {
-      const ada = yield* signedIn("carbon", "Ada")
-      const robot = yield* signedIn("silicon", "Robot")
+      const ada = yield* signedInAs(newIdentity("carbon", "Ada"))
+      const robot = yield* signedInAs(newIdentity("silicon", "Robot"))
       const refused = yield* Effect.flip(robot.client.organizations.create({ payload: { name: "Robots" } }))
       expect(refused).toMatchObject({ _tag: "CarbonRequired", code: "carbon_required" })
       const { organization } = yield* ada.client.organizations.create({ payload: { name: "Private" } })
-      const outsider = yield* signedIn("carbon", "Eve")
+      const outsider = yield* signedInAs(newIdentity("carbon", "Eve"))
       const hidden = yield* Effect.flip(outsider.client.organizations.read({ path: { organization_id: organization.id } }))
       expect(hidden).toMatchObject({ code: "organization_not_found" })
       const unknown = yield* Effect.flip(ada.client.organizations.read({ path: { organization_id: "org_nope" } }))
@@ -70,7 +71,7 @@ layer(Iam, { excludeTestServices: true })("organizations over HTTP", (it) => {
 
   it.effect("lists page by name; members list the owner; the owner cannot leave nor transfer to itself", () =>
     Effect.gen(function*() {
-      const ada = yield* signedIn("carbon", "Ada")
+      const ada = yield* signedInAs(newIdentity("carbon", "Ada"))
       for (const name of ["Charlie", "Alpha", "Bravo"]) yield* ada.client.organizations.create({ payload: { name } })
       const first = yield* ada.client.organizations.list({ urlParams: { limit: 2 } })
       expect(first.items.map((item) => item.organization.name)).toEqual(["Alpha", "Bravo"])
