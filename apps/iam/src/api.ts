@@ -1,8 +1,11 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
+import { InvitationsApi } from "./organizations/InvitationsApi.ts"
+import { OrganizationSiliconsApi } from "./organizations/SiliconsApi.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
+import { SiliconAuthApi } from "./silicon-auth/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
@@ -11,7 +14,10 @@ export class IamApi extends withConventionErrors(
     .add(ServiceApi)
     .add(SessionsApi)
     .add(OrganizationsApi)
-    .add(MembersApi),
+    .add(MembersApi)
+    .add(InvitationsApi)
+    .add(OrganizationSiliconsApi)
+    .add(SiliconAuthApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")

@@ -1,8 +1,11 @@
+import { FetchHttpClient } from "@effect/platform"
+import { AccountsDirectory } from "@platform/accounts-identity-api"
 import { Database, DatabaseConfig } from "@platform/database"
 import { IdempotencyStore } from "@platform/idempotency"
 import { MessageDelivery, MessageOutbox, transportFromConfig } from "@platform/mail"
 import { RateLimiter } from "@platform/rate-limit"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { IamConfig } from "./config.ts"
 import { iamMigrations } from "./migrations.ts"
 
 /** The database named by IAM_DATABASE_URL, or the embedded one under IAM_DATA_DIR (default data/iam). */
@@ -19,3 +22,15 @@ export const IamWorkersLive = MessageDelivery.layer().pipe(
     )
   )
 )
+
+/**
+ * Accounts' identities over its internal routes (IAM_ACCOUNTS_URL, IAM_ACCOUNTS_INTERNAL_TOKEN).
+ * Without a token accounts refuses every call, so each is AccountsUnavailable (503).
+ */
+export const IamAccountsDirectoryLive = Layer.unwrapEffect(
+  Effect.map(IamConfig, (config) =>
+    AccountsDirectory.layer({
+      baseUrl: config.accountsUrl,
+      token: Option.getOrElse(config.accountsToken, () => Redacted.make(""))
+    }))
+).pipe(Layer.provide(FetchHttpClient.layer))

@@ -8,10 +8,11 @@ import { OrganizationsLive } from "./organizations/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionsLive } from "./sessions/Http.ts"
+import { SiliconAuthLive } from "./silicon-auth/Http.ts"
 import { iamVersioning } from "./versions.ts"
 
 /** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
-export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive, OrganizationsLive).pipe(Layer.provide(StepUpUnavailable))
+export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive, OrganizationsLive, SiliconAuthLive).pipe(Layer.provide(StepUpUnavailable))
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
 export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {

@@ -6,8 +6,12 @@ import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { IamBearerLive } from "../auth/IamBearer.ts"
 import { StepUpGuard } from "../auth/StepUpGuard.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
+import { Invitations } from "./Invitations.ts"
+import { InvitationsHttpLive } from "./InvitationsHttp.ts"
 import { Members } from "./Members.ts"
 import { Organizations } from "./Organizations.ts"
+import { OrganizationSilicons } from "./OrganizationSilicons.ts"
+import { OrganizationSiliconsHttpLive } from "./SiliconsHttp.ts"
 
 const OrganizationPosition = Schema.Tuple(Schema.String, Schema.String)
 const MemberPosition = Schema.Tuple(Schema.Number, Schema.String)
@@ -59,8 +63,13 @@ export const MembersHttpLive = HttpApiBuilder.group(IamApi, "members", (handlers
       .handle("remove", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => members.remove(actor, path.organization_id, path.uuid)))
   }))
 
-/** Organizations and their members, for a bearer; leaves StepUpGuard to the composition root. */
-export const OrganizationsLive = Layer.mergeAll(OrganizationsHttpLive, MembersHttpLive).pipe(
-  Layer.provide([Organizations.Default, Members.Default, IamBearerLive]),
+/** Organizations, their members, invitations and Silicons, for a bearer; leaves StepUpGuard and AccountsDirectory to the composition root. */
+export const OrganizationsLive = Layer.mergeAll(
+  OrganizationsHttpLive,
+  MembersHttpLive,
+  InvitationsHttpLive,
+  OrganizationSiliconsHttpLive
+).pipe(
+  Layer.provide([Organizations.Default, Members.Default, Invitations.Default, OrganizationSilicons.Default, IamBearerLive]),
   Layer.provide(IamSessions.Default)
 )

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { AccountsDirectory, IdentityNotFound } from "@platform/accounts-identity-api"
+import { AccountsDirectory, AccountNotFound } from "@platform/accounts-identity-api"
 import { randomToken } from "@platform/crypto"
 import { inTransaction } from "@platform/database"
 import { pageOf } from "@platform/http"
@@ -54,7 +54,7 @@ export class Invitations extends Effect.Service<Invitations>()("iam/Invitations"
       Effect.flatMap(directory.carbonById(carbonId), (carbon) =>
         carbon.status === "active"
           ? Effect.succeed(carbon)
-          : Effect.fail(new IdentityNotFound({ message: `No active Carbon holds the id ${carbonId}.` })))
+          : Effect.fail(new AccountNotFound({ message: `No active Carbon holds the id ${carbonId}.` })))
 
     const resourceData = (invitation: Invitation, changed: ReadonlyArray<string>, extra: Record<string, unknown> = {}) => () =>
       Effect.succeed({ changed, current: { resource: invitation }, ...extra })
@@ -63,7 +63,7 @@ export class Invitations extends Effect.Service<Invitations>()("iam/Invitations"
     const verifiedEmailsOf = (actor: AuthenticatedIdentity) =>
       directory.byUuid(actor.uuid).pipe(
         Effect.map((identity) => identity.kind === "carbon" ? identity.verified_emails.map((email) => email.toLowerCase()) : []),
-        Effect.catchTag("IdentityNotFound", () => Effect.succeed([] as ReadonlyArray<string>))
+        Effect.catchTag("AccountNotFound", () => Effect.succeed([] as ReadonlyArray<string>))
       )
 
     /** The invitation when it is addressed to the caller (by uuid, or by one of its verified emails); else not found. */

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { AccountsUnavailable, IdentityNotFound, InvalidId } from "@platform/accounts-identity-api"
+import { AccountsUnavailable, AccountNotFound, InvalidId } from "@platform/accounts-identity-api"
 import { errorResponse, InvalidCursor, Page, PageQueryFields } from "@platform/http"
 import { Schema } from "effect"
 import { IamBearer } from "../auth/IamBearer.ts"
@@ -31,14 +31,14 @@ export class InvitationsApi extends HttpApiGroup.make("invitations")
       .addSuccess(Invitation, { status: 201 })
       .addError(errorResponse(OrganizationNotFound))
       .addError(errorResponse(AdminRequired))
-      .addError(errorResponse(IdentityNotFound))
+      .addError(errorResponse(AccountNotFound))
       .addError(errorResponse(InvalidId))
       .addError(errorResponse(AlreadyMember))
       .addError(errorResponse(InvitationExists))
       .addError(unavailable)
       .annotate(
         OpenApi.Description,
-        "Invites a Carbon (owner or admin) for 48 hours: `to` an email address, which a Carbon on whom it is verified may accept, or a c: id (404 identity_not_found when no active Carbon holds it; 409 already_member). One pending invitation per invitee (409 invitation_exists)."
+        "Invites a Carbon (owner or admin) for 48 hours: `to` an email address, which a Carbon on whom it is verified may accept, or a c: id (404 account_not_found when no active Carbon holds it; 409 already_member). One pending invitation per invitee (409 invitation_exists)."
       )
   )
   .add(

@@ -46,7 +46,10 @@ export class OrganizationSilicons extends Effect.Service<OrganizationSilicons>()
             id: silicon.id,
             display_name: silicon.display_name,
             custodian_uuid: actor.uuid
-          })
+          }).pipe(
+            Effect.catchTag("AccountNotFound", () =>
+              Effect.fail(new CarbonRequired({ message: "Accounts does not have you as an active Carbon to be the custodian." })))
+          )
           return yield* transaction(Effect.gen(function*() {
             yield* access.change(organizationId, actor.uuid, "admin")
             const at = yield* now

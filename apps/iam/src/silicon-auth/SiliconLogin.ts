@@ -28,7 +28,7 @@ export class SiliconLogin extends Effect.Service<SiliconLogin>()("iam/SiliconLog
         Effect.gen(function*() {
           const found: Option.Option<SiliconIdentity> = yield* directory.siliconById(username).pipe(
             Effect.asSome,
-            Effect.catchTags({ IdentityNotFound: () => Effect.succeedNone, InvalidId: () => Effect.succeedNone })
+            Effect.catchTags({ AccountNotFound: () => Effect.succeedNone, InvalidId: () => Effect.succeedNone })
           )
           const at = yield* now
           // An unknown id locks the same way, under a digest of what was sent, so a lock never tells that an id exists.

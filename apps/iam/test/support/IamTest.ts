@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
+import { AccountsDirectory } from "@platform/accounts-identity-api"
 import { encryptionKeyFromBytes } from "@platform/crypto"
 import { TestDatabase } from "@platform/database"
 import { serviceUnderTest, testMailbox, typedClient } from "@platform/testkit"
@@ -33,7 +34,10 @@ export const iamTestSettings = (port: number, overrides: Partial<IamSettings> = 
   ...overrides
 })
 
-/** One IAM server over the given database layer (the stores, database and settings stay visible to the test). */
+/**
+ * One IAM server over the given database layer (the stores, database and settings stay visible to
+ * the test), asking an in-memory accounts (`FakeAccounts` puts the identities a test needs there).
+ */
 export const iamServerOn = <E>(
   database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
   overrides: Partial<IamSettings> = {}
@@ -43,6 +47,7 @@ export const iamServerOn = <E>(
     return IamServer.pipe(
       Layer.provideMerge(testMailbox),
       Layer.provideMerge(Layer.fresh(IamStoresLive)),
+      Layer.provideMerge(AccountsDirectory.Test),
       Layer.provideMerge(database),
       Layer.provideMerge(IamConfigOf(settings)),
       Layer.merge(Layer.succeed(IamUnderTest, { url: settings.publicUrl, settings }))
