@@ -29,9 +29,7 @@ export const NewInvitation = Schema.Struct({
   to: Schema.String.pipe(Schema.maxLength(320)).annotations({
     description: "An email address (matched, at acceptance, against the invitee's verified emails) or a Carbon's c: id"
   }),
-  role: Schema.optionalWith(GrantedRole, { default: () => "member" as const }).annotations({
-    description: "The role on acceptance; default member"
-  })
+  role: Schema.optional(GrantedRole.annotations({ description: "The role on acceptance; default member" }))
 }).annotations({ identifier: "NewInvitation" })
 
 export const AcceptedInvitation = Schema.Struct({ invitation: Invitation, member: Member }).annotations({

@@ -111,7 +111,7 @@ export class Invitations extends Effect.Service<Invitations>()("iam/Invitations"
 
     return {
       /** An admin invites a Carbon by email or `c:` id, as admin or member. */
-      invite: (actor: AuthenticatedIdentity, organizationId: string, request: { readonly to: string; readonly role: GrantedRole }) =>
+      invite: (actor: AuthenticatedIdentity, organizationId: string, request: { readonly to: string; readonly role?: GrantedRole | undefined }) =>
         Effect.gen(function*() {
           yield* access.read(organizationId, actor.uuid, "admin")
           const address = yield* inviteeAddress(request.to)
@@ -136,7 +136,7 @@ export class Invitations extends Effect.Service<Invitations>()("iam/Invitations"
                 id: newInvitationId(),
                 organizationId,
                 invitee,
-                role: request.role,
+                role: request.role ?? "member",
                 invitedBy: actor.uuid,
                 at,
                 expiresAt: new Date(at.getTime() + Duration.toMillis(LIFETIMES.invitation))

@@ -16,7 +16,7 @@ import { OrganizationEvents } from "./OrganizationEvents.ts"
 export interface NewSilicon {
   readonly id: string
   readonly display_name: string
-  readonly role: GrantedRole
+  readonly role?: GrantedRole | undefined
 }
 
 /**
@@ -63,7 +63,7 @@ export class OrganizationSilicons extends Effect.Service<OrganizationSilicons>()
             const member = yield* members.add({
               organizationId,
               identityUuid: created.uuid,
-              role: silicon.role,
+              role: silicon.role ?? "member",
               addedBy: actor.uuid,
               at
             })

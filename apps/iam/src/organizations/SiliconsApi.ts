@@ -13,7 +13,7 @@ const SiliconToken = Schema.String.annotations({ description: "The Silicon's IAM
 const NewSilicon = Schema.Struct({
   id: Schema.String.pipe(Schema.maxLength(64)).annotations({ description: "si:<handle> or a bare handle (accounts' id rules)" }),
   display_name: Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: "1 to 100 characters" }),
-  role: Schema.optionalWith(GrantedRole, { default: () => "member" as const })
+  role: Schema.optional(GrantedRole.annotations({ description: "Default member" }))
 }).annotations({ identifier: "NewOrganizationSilicon" })
 
 export class OrganizationSiliconsApi extends HttpApiGroup.make("organizationSilicons")

@@ -23,7 +23,8 @@ export class SiliconAuthApi extends HttpApiGroup.make("siliconAuth")
       .annotate(
         OpenApi.Description,
         "A Silicon logs in with its si: id as username and its IAM token (stk- and 32 lowercase hex) as password, sent " +
-          "either as HTTP Basic (`Authorization: Basic base64(id:token)`, no body) or as an " +
+          "either as HTTP Basic (`Authorization: Basic base64(id:token)`, no body; the id as it is, `si:robot:stk-…`, split at " +
+          "the last colon, or form-encoded as RFC 6749 has it, `si%3Arobot:stk-…`) or as an " +
           "application/x-www-form-urlencoded body `username=…&password=…` — not both (422). Answers a credential pair " +
           "(never cached). A wrong token, an unknown id and missing credentials are the same 401 invalid_credentials; " +
           "ten wrong tokens in a row for one id lock its login for 60 seconds (423 login_locked with Retry-After); " +

@@ -27,7 +27,8 @@ export const siliconCredentialsOf = (
         })
       )
     }
-    const basic = parseBasic(authorization)
+    // An si: id holds a colon and a token never does: the last colon separates them (a form-encoded id works too).
+    const basic = parseBasic(authorization, "last")
     return basic === undefined ? Effect.fail(missing()) : Effect.succeed({ username: basic.clientId, token: basic.secret })
   }
   if (!inForm) return Effect.fail(missing())
