@@ -1,11 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { LoginApi, SignupApi } from "./login/Api.ts"
 import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
 import { InvitationsApi } from "./organizations/InvitationsApi.ts"
 import { OrganizationSiliconsApi } from "./organizations/SiliconsApi.ts"
 import { ServiceApi } from "./service/Api.ts"
-import { SessionsApi } from "./sessions/Api.ts"
+import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
 import { SiliconAuthApi } from "./silicon-auth/Api.ts"
+import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
@@ -13,6 +15,10 @@ export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
     .add(SessionsApi)
+    .add(SessionRefreshApi)
+    .add(LoginApi)
+    .add(SignupApi)
+    .add(StepUpApi)
     .add(OrganizationsApi)
     .add(MembersApi)
     .add(InvitationsApi)

@@ -6,7 +6,7 @@ import { IamAccountsDirectoryLive, IamDatabaseLive, IamStoresLive, IamWorkersLiv
 import { IamServer } from "./server.ts"
 
 const IamLive = Layer.merge(IamServer, IamWorkersLive).pipe(
-  Layer.provide([IamStoresLive, IamAccountsDirectoryLive]),
+  Layer.provide(Layer.merge(IamStoresLive, IamAccountsDirectoryLive)),
   Layer.provide(IamDatabaseLive),
   Layer.provide(IamConfigLive)
 )

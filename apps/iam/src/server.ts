@@ -3,16 +3,31 @@ import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { IamApi } from "./api.ts"
 import { IamConfig } from "./config.ts"
-import { StepUpUnavailable } from "./auth/StepUpUnavailable.ts"
+import { LoginLive, SignupLive } from "./login/Http.ts"
 import { OrganizationsLive } from "./organizations/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
-import { SessionsLive } from "./sessions/Http.ts"
+import { SessionRefreshLive, SessionsLive } from "./session-management/Http.ts"
 import { SiliconAuthLive } from "./silicon-auth/Http.ts"
+import { StepUpLive } from "./step-up/Http.ts"
+import { StepUpGuardLive } from "./step-up/StepUpGuardLive.ts"
 import { iamVersioning } from "./versions.ts"
 
-/** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
-export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive, OrganizationsLive, SiliconAuthLive).pipe(Layer.provide(StepUpUnavailable))
+/**
+ * Every area, each providing its own services: left are the settings, the database, the stores of layers.ts
+ * and accounts (AccountsDirectory). StepUpGuard is a plug-in point: the areas whose actions need step-up
+ * call it, step-up/ provides it.
+ */
+export const IamHandlers = Layer.mergeAll(
+  ServiceLive,
+  SessionsLive,
+  SessionRefreshLive,
+  LoginLive,
+  SignupLive,
+  StepUpLive,
+  OrganizationsLive,
+  SiliconAuthLive
+).pipe(Layer.provide(StepUpGuardLive))
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
 export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {

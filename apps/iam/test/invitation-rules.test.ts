@@ -4,12 +4,13 @@ import { TestDatabase } from "@platform/database"
 import { Duration, Effect, Layer, Option, TestClock } from "effect"
 import { expect } from "vitest"
 import { IamConfig } from "../src/config.ts"
+import { carbonIdentity } from "../src/identities/fromAccounts.ts"
 import { IdentitiesRepo } from "../src/identities/IdentitiesRepo.ts"
 import { iamMigrations } from "../src/migrations.ts"
 import { Invitations } from "../src/organizations/Invitations.ts"
 import { Members } from "../src/organizations/Members.ts"
 import { Organizations } from "../src/organizations/Organizations.ts"
-import { carbonInAccounts } from "./support/accounts.ts"
+import { accountsHold, newCarbon } from "./support/carbons.ts"
 import { eventTypesOf } from "./support/iamEvents.ts"
 import { knownIdentity } from "./support/identities.ts"
 import { iamTestSettings } from "./support/IamTest.ts"
@@ -23,18 +24,19 @@ const Services = Layer.mergeAll(Organizations.Default, Members.Default, Invitati
 /** A Carbon in accounts with a verified email, known to IAM (as after its login), as a session's identity. */
 const carbon = (name: string, emails: ReadonlyArray<string> = []) =>
   Effect.gen(function*() {
-    const made = yield* carbonInAccounts(name, emails)
-    yield* Effect.flatMap(IdentitiesRepo, (repo) => repo.remember(made))
-    return { ...made, sessionId: "ses_test" }
+    const made = yield* accountsHold(newCarbon(name, { verified_emails: emails }))
+    const identity = carbonIdentity({ ...made, id: made.id ?? "" })
+    yield* Effect.flatMap(IdentitiesRepo, (repo) => repo.remember(identity))
+    return { ...identity, sessionId: "ses_test" }
   })
 
 layer(Services)("invitation rules", (it) => {
   it.effect("an invitation lasts 48 hours: then it reads expired and cannot be accepted, declined or revoked", () =>
     Effect.gen(function*() {
       const invitations = yield* Invitations
-      const owner = yield* carbon("Owner")
+      const owner = yield* carbon("owner")
       const { organization } = yield* Effect.flatMap(Organizations, (organizations) => organizations.create(owner, { name: "Timed" }))
-      const guest = yield* carbon("Guest", ["guest@example.com"])
+      const guest = yield* carbon("guest", ["guest@example.com"])
       const invitation = yield* invitations.invite(owner, organization.id, { to: "guest@example.com" })
       expect(invitation.role).toBe("member")
 
@@ -54,10 +56,10 @@ layer(Services)("invitation rules", (it) => {
     Effect.gen(function*() {
       const invitations = yield* Invitations
       const members = yield* Members
-      const owner = yield* carbon("Owner")
+      const owner = yield* carbon("owner")
       const { organization } = yield* Effect.flatMap(Organizations, (organizations) => organizations.create(owner, { name: "Again" }))
       const id = organization.id
-      const grace = yield* carbon("Grace")
+      const grace = yield* carbon("grace")
       const first = yield* invitations.invite(owner, id, { to: grace.id })
       yield* invitations.accept(grace, first.id)
       const already = yield* Effect.flip(invitations.invite(owner, id, { to: grace.id }))

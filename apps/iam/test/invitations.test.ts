@@ -2,26 +2,32 @@ import { layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { expect } from "vitest"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
-import { carbonInAccounts } from "./support/accounts.ts"
+import { accountsHold, newCarbon } from "./support/carbons.ts"
 import { answerOf } from "./support/http.ts"
 import { eventsOf } from "./support/iamEvents.ts"
-import { IamTest } from "./support/IamTest.ts"
-import { signedInAs } from "./support/signedIn.ts"
+import { iamClient, IamTest } from "./support/IamTest.ts"
+import { signedInCarbon } from "./support/signedIn.ts"
+import { stepUp } from "./support/stepUp.ts"
 
 const Iam = IamSessions.Default.pipe(Layer.provideMerge(IamTest()))
 
 /** An organization owned by a fresh Carbon who is signed in. */
 const ownedOrganization = Effect.gen(function*() {
-  const owner = yield* signedInAs(yield* carbonInAccounts("Ada", ["ada@example.com"]))
+  const carbon = yield* accountsHold(newCarbon("ada"))
+  const owner = yield* signedInCarbon(carbon)
   const { organization } = yield* owner.client.organizations.create({ payload: { name: "Engines" } })
-  return { owner, id: organization.id }
+  return { owner, id: organization.id, ownerEmail: carbon.verified_emails[0]! }
 })
+
+/** The caller's client sending a step-up token too. */
+const steppedUp = (bearer: string, stepUpToken: string) =>
+  iamClient({ authorization: `Bearer ${bearer}`, "x-step-up-token": stepUpToken })
 
 /** Expiry (48 hours), reactivation and the rules in detail: invitation-rules.test.ts. */
 layer(Iam, { excludeTestServices: true })("invitations over HTTP", (it) => {
-  it.effect("a Carbon invited by email joins when the address is verified on its account; roles, step-up and removal follow", () =>
+  it.effect("a Carbon invited by email joins when the address is verified on its account; roles, ownership and removal follow", () =>
     Effect.gen(function*() {
-      const { id, owner } = yield* ownedOrganization
+      const { id, owner, ownerEmail } = yield* ownedOrganization
       const email = `grace-${crypto.randomUUID()}@example.com`
       const invitation = yield* owner.client.invitations.invite({
         path: { organization_id: id },
@@ -41,12 +47,12 @@ layer(Iam, { excludeTestServices: true })("invitations over HTTP", (it) => {
       expect(again).toMatchObject({ code: "invitation_exists", details: { invitation_id: invitation.id } })
 
       // A Carbon on whom the address is not verified: not theirs to see or accept.
-      const stranger = yield* signedInAs(yield* carbonInAccounts("Mallory", ["mallory@example.com"]))
+      const stranger = yield* signedInCarbon(yield* accountsHold(newCarbon("mallory")))
       expect((yield* stranger.client.invitations.listMine({ urlParams: {} })).items).toEqual([])
       const stolen = yield* Effect.flip(stranger.client.invitations.accept({ path: { invitation_id: invitation.id } }))
       expect(stolen).toMatchObject({ code: "invitation_not_found" })
 
-      const grace = yield* signedInAs(yield* carbonInAccounts("Grace", ["grace@elsewhere.example", email]))
+      const grace = yield* signedInCarbon(yield* accountsHold(newCarbon("grace", { verified_emails: ["grace@elsewhere.example", email] })))
       const mine = yield* grace.client.invitations.listMine({ urlParams: {} })
       expect(mine.items.map((item) => item.id)).toEqual([invitation.id])
       const accepted = yield* grace.client.invitations.accept({ path: { invitation_id: invitation.id } })
@@ -59,21 +65,32 @@ layer(Iam, { excludeTestServices: true })("invitations over HTTP", (it) => {
       expect(twice).toMatchObject({ code: "already_member" })
 
       // A role change and an ownership transfer need step-up: without a token, refused.
-      const promote = yield* Effect.flip(
-        owner.client.members.changeRole({ path: { organization_id: id, uuid: grace.identity.uuid }, payload: { role: "admin" } })
-      )
-      expect(promote).toMatchObject({ code: "step_up_required", status: 403 })
-      const transfer = yield* Effect.flip(
-        owner.client.organizations.transferOwnership({ path: { organization_id: id }, payload: { uuid: grace.identity.uuid } })
-      )
-      expect(transfer).toMatchObject({ code: "step_up_required", status: 403 })
+      const promote = { path: { organization_id: id, uuid: grace.identity.uuid }, payload: { role: "admin" as const } }
+      const transfer = { path: { organization_id: id }, payload: { uuid: grace.identity.uuid } }
+      expect(yield* Effect.flip(owner.client.members.changeRole(promote))).toMatchObject({ code: "step_up_required", status: 403 })
+      expect(yield* Effect.flip(owner.client.organizations.transferOwnership(transfer))).toMatchObject({ code: "step_up_required" })
       // A member manages nothing.
       const notAdmin = yield* Effect.flip(grace.client.invitations.listOfOrganization({ path: { organization_id: id }, urlParams: {} }))
       expect(notAdmin).toMatchObject({ code: "organization_admin_required" })
 
-      const removed = yield* owner.client.members.remove({ path: { organization_id: id, uuid: grace.identity.uuid } })
-      expect(removed).toMatchObject({ status: "removed" })
-      const gone = yield* Effect.flip(grace.client.organizations.read({ path: { organization_id: id } }))
+      const forRoles = yield* stepUp(owner.bearer, ownerEmail, "organization.authorization_change", id)
+      const withRolesToken = yield* steppedUp(owner.bearer, forRoles.step_up_token)
+      // A token for the authorization change is not one for the transfer.
+      expect(yield* Effect.flip(withRolesToken.organizations.transferOwnership(transfer))).toMatchObject({ code: "step_up_mismatch" })
+      expect(yield* withRolesToken.members.changeRole(promote)).toMatchObject({ role: "admin" })
+      expect(yield* Effect.flip(withRolesToken.members.changeRole({ ...promote, payload: { role: "member" } }))).toMatchObject({
+        code: "step_up_used"
+      })
+
+      const forTransfer = yield* stepUp(owner.bearer, ownerEmail, "organization.transfer_ownership", id)
+      const transferred = yield* (yield* steppedUp(owner.bearer, forTransfer.step_up_token)).organizations.transferOwnership(transfer)
+      expect(transferred).toMatchObject({ role: "admin", organization: { owner_uuid: grace.identity.uuid } })
+      expect(yield* grace.client.organizations.read({ path: { organization_id: id } })).toMatchObject({ role: "owner" })
+
+      // The new owner removes the previous one, now an admin.
+      const removed = yield* grace.client.members.remove({ path: { organization_id: id, uuid: owner.identity.uuid } })
+      expect(removed).toMatchObject({ status: "removed", role: "admin" })
+      const gone = yield* Effect.flip(owner.client.organizations.read({ path: { organization_id: id } }))
       expect(gone).toMatchObject({ code: "organization_not_found" })
 
       const events = yield* eventsOf(id)
@@ -83,17 +100,23 @@ layer(Iam, { excludeTestServices: true })("invitations over HTTP", (it) => {
         "organization.invitation.created.v1",
         "organization.invitation.accepted.v1",
         "organization.membership.created.v1",
+        "organization.membership.authorization_updated.v1",
+        "organization.admin.promoted.v1",
+        "organization.ownership_transferred.v1",
+        "organization.membership.authorization_updated.v1",
+        "organization.membership.authorization_updated.v1",
         "organization.membership.removed.v1"
       ])
       expect(events[2]!.data).toEqual({ changed: ["status"], current: { resource: invitation } })
       expect(events[4]!.data.current).toEqual({ members: [accepted.member] })
-      expect(events.map((event) => event.aggregate_version)).toEqual([1, 2, 3, 4, 5, 6])
+      expect(events.map((event) => event.aggregate_version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+      expect(events[10]).toMatchObject({ actor_uuid: grace.identity.uuid, data: { current: { members: [removed] } } })
     }))
 
   it.effect("by c: id; an unknown id is 404; declined and revoked invitations end; the lists show them", () =>
     Effect.gen(function*() {
       const { id, owner } = yield* ownedOrganization
-      const linus = yield* signedInAs(yield* carbonInAccounts("Linus"))
+      const linus = yield* signedInCarbon(yield* accountsHold(newCarbon("linus")))
       const byId = yield* owner.client.invitations.invite({
         path: { organization_id: id },
         payload: { to: linus.identity.id.toUpperCase(), role: "admin" }

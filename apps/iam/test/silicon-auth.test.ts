@@ -3,11 +3,12 @@ import { FakeAccounts } from "@platform/accounts-identity-api"
 import { Effect, Layer } from "effect"
 import { expect } from "vitest"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
-import { carbonInAccounts } from "./support/accounts.ts"
+import { accountsHold, newCarbon } from "./support/carbons.ts"
 import { answerOf } from "./support/http.ts"
 import { eventsOf } from "./support/iamEvents.ts"
 import { iamClient, IamTest } from "./support/IamTest.ts"
-import { signedInAs } from "./support/signedIn.ts"
+import { signedInCarbon } from "./support/signedIn.ts"
+import { stepUp } from "./support/stepUp.ts"
 
 const Iam = IamSessions.Default.pipe(Layer.provideMerge(IamTest({ trustProxy: true })))
 
@@ -26,14 +27,16 @@ const loginForm = (form: Record<string, string>, headers: Record<string, string>
 
 /** A Silicon created in a fresh organization by its owner: its id, uuid and IAM token. */
 const siliconOfOrganization = Effect.gen(function*() {
-  const owner = yield* signedInAs(yield* carbonInAccounts("Ada"))
+  const carbon = yield* accountsHold(newCarbon("ada"))
+  const owner = yield* signedInCarbon(carbon)
   const { organization } = yield* owner.client.organizations.create({ payload: { name: "Robots" } })
   const handle = `robot${crypto.randomUUID().slice(0, 8)}`
   const created = yield* owner.client.organizationSilicons.create({
     path: { organization_id: organization.id },
     payload: { id: handle, display_name: "Robot" }
   })
-  return { owner, organizationId: organization.id, id: `si:${handle}`, uuid: created.member.identity.uuid, token: created.token, created }
+  const ownerEmail = carbon.verified_emails[0]!
+  return { owner, ownerEmail, organizationId: organization.id, id: `si:${handle}`, uuid: created.member.identity.uuid, token: created.token, created }
 })
 
 /** Lock expiry, rotation and removal at the service level: silicon-login-rules.test.ts. */
@@ -106,21 +109,28 @@ layer(Iam, { excludeTestServices: true })("Silicon login over HTTP", (it) => {
       expect((yield* loginBasic("si:made-up-robot", wrong, "198.51.100.7")).body.error.code).toBe("login_locked")
     }))
 
-  it.effect("a Silicon no longer active cannot log in; rotation needs step-up; a removed Silicon's token stops", () =>
+  it.effect("a Silicon no longer active cannot log in; rotation after step-up replaces the token; a removed Silicon's token stops", () =>
     Effect.gen(function*() {
-      const { id, organizationId, owner, token, uuid } = yield* siliconOfOrganization
+      const { id, organizationId, owner, ownerEmail, token: firstToken, uuid } = yield* siliconOfOrganization
       const accounts = yield* FakeAccounts
       yield* accounts.put({ uuid, id, kind: "silicon", display_name: "Robot", status: "pending_custodian" })
-      const inactive = yield* loginBasic(id, token, "198.51.100.8")
+      const inactive = yield* loginBasic(id, firstToken, "198.51.100.8")
       expect([inactive.status, inactive.body.error.code]).toEqual([403, "identity_not_active"])
       yield* accounts.put({ uuid, id, kind: "silicon", display_name: "Robot", status: "active" })
+      expect((yield* loginBasic(id, firstToken, "198.51.100.8")).status).toBe(200)
+
+      const rotate = { path: { organization_id: organizationId, uuid } }
+      expect(yield* Effect.flip(owner.client.organizationSilicons.rotateToken(rotate))).toMatchObject({ code: "step_up_required" })
+      const forRotation = yield* stepUp(owner.bearer, ownerEmail, "silicon.rotate_token", uuid)
+      const rotated = yield* Effect.flatMap(
+        iamClient({ authorization: `Bearer ${owner.bearer}`, "x-step-up-token": forRotation.step_up_token }),
+        (client) => client.organizationSilicons.rotateToken(rotate)
+      )
+      expect(rotated.token).toMatch(/^stk-[0-9a-f]{32}$/)
+      expect((yield* loginBasic(id, firstToken, "198.51.100.8")).status).toBe(401)
+      const token = rotated.token
       const session = yield* loginBasic(id, token, "198.51.100.8")
       expect(session.status).toBe(200)
-
-      const rotation = yield* Effect.flip(
-        owner.client.organizationSilicons.rotateToken({ path: { organization_id: organizationId, uuid } })
-      )
-      expect(rotation).toMatchObject({ code: "step_up_required" })
 
       yield* owner.client.members.remove({ path: { organization_id: organizationId, uuid } })
       expect((yield* loginBasic(id, token, "198.51.100.8")).status).toBe(401)

@@ -4,13 +4,14 @@ import { TestDatabase } from "@platform/database"
 import { Duration, Effect, Layer, Option, Ref, TestClock } from "effect"
 import { expect } from "vitest"
 import { IamConfig } from "../src/config.ts"
+import { carbonIdentity } from "../src/identities/fromAccounts.ts"
 import { IdentitiesRepo } from "../src/identities/IdentitiesRepo.ts"
 import { iamMigrations } from "../src/migrations.ts"
 import { Organizations } from "../src/organizations/Organizations.ts"
 import { OrganizationSilicons } from "../src/organizations/OrganizationSilicons.ts"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
 import { SiliconLogin } from "../src/silicon-auth/SiliconLogin.ts"
-import { carbonInAccounts } from "./support/accounts.ts"
+import { accountsHold, newCarbon } from "./support/carbons.ts"
 import { eventsOf } from "./support/iamEvents.ts"
 import { iamTestSettings } from "./support/IamTest.ts"
 
@@ -28,9 +29,10 @@ const Services = Layer.mergeAll(
 
 /** A Silicon made in a fresh organization by its owner. */
 const siliconOfOrganization = Effect.gen(function*() {
-  const made = yield* carbonInAccounts("Owner")
-  yield* Effect.flatMap(IdentitiesRepo, (repo) => repo.remember(made))
-  const owner = { ...made, sessionId: "ses_test" }
+  const made = yield* accountsHold(newCarbon("owner"))
+  const identity = carbonIdentity({ ...made, id: made.id ?? "" })
+  yield* Effect.flatMap(IdentitiesRepo, (repo) => repo.remember(identity))
+  const owner = { ...identity, sessionId: "ses_test" }
   const { organization } = yield* Effect.flatMap(Organizations, (organizations) => organizations.create(owner, { name: "Lab" }))
   const handle = `bot${crypto.randomUUID().slice(0, 8)}`
   const { member, token } = yield* Effect.flatMap(OrganizationSilicons, (silicons) =>

@@ -32,13 +32,13 @@ export class SiliconCredentials extends Effect.Service<SiliconCredentials>()("ia
         Effect.gen(function*() {
           const token = newSiliconToken()
           yield* repo.put(siliconUuid, digest(token), at)
-          yield* sessions.endAllOf(siliconUuid, "silicon_token_rotated", at)
+          yield* sessions.endSessionsOf(siliconUuid, at, "silicon_token_rotated")
           yield* streaks.forget(siliconUuid)
           return token
         }),
       /** The Silicon can no longer log in with a token, and its sessions end. */
       revoke: (siliconUuid: string, at: Date) =>
-        Effect.zipRight(repo.remove(siliconUuid), sessions.endAllOf(siliconUuid, "silicon_removed", at)),
+        Effect.zipRight(repo.remove(siliconUuid), sessions.endSessionsOf(siliconUuid, at, "silicon_removed")),
       /**
        * Whether `token` is the Silicon's current one. With no Silicon (none) or no token, a dummy
        * digest is compared instead, so an unknown id costs the same as a wrong token.

@@ -1,4 +1,6 @@
+import type { CarbonIdentity } from "@platform/accounts-identity-api"
 import { Effect } from "effect"
+import { carbonIdentity } from "../../src/identities/fromAccounts.ts"
 import type { Identity } from "../../src/identities/Identity.ts"
 import { IamSessions } from "../../src/sessions/IamSessions.ts"
 import { iamClient } from "./IamTest.ts"
@@ -11,3 +13,6 @@ export const signedInAs = (identity: Identity) =>
     const client = yield* iamClient({ authorization: `Bearer ${pair.access_token}` })
     return { identity, pair, client, bearer: pair.access_token }
   })
+
+/** A Carbon accounts holds, signed in to IAM. */
+export const signedInCarbon = (carbon: CarbonIdentity) => signedInAs(carbonIdentity({ ...carbon, id: carbon.id ?? "" }))
