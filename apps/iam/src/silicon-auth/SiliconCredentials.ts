@@ -1,14 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { constantTimeEqual, keyedDigest } from "@platform/crypto"
 import { makeFailureStreaks } from "@platform/rate-limit"
-import { Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { IamConfig } from "../config.ts"
 import { SessionsRepo } from "../sessions/SessionsRepo.ts"
 import { newSiliconToken } from "./siliconToken.ts"
 import { SiliconCredentialsRepo } from "./SiliconCredentialsRepo.ts"
-
-/** Spec 1's STK lockout, kept for IAM's tokens: ten wrong tokens in a row lock a Silicon's login for 60 seconds. */
-export const TOKEN_STREAKS = { table: "silicon_token_streaks", failuresBeforeLock: 10, lock: Duration.seconds(60) } as const
+import { SILICON_TOKEN_STREAKS } from "./tokenStreaks.ts"
 
 /** What a wrong guess is compared with when there is no Silicon or no token: the same work either way. */
 const DUMMY_DIGEST = "0".repeat(64)
@@ -19,7 +17,7 @@ export class SiliconCredentials extends Effect.Service<SiliconCredentials>()("ia
     const config = yield* IamConfig
     const repo = yield* SiliconCredentialsRepo
     const sessions = yield* SessionsRepo
-    const streaks = makeFailureStreaks(yield* SqlClient.SqlClient, TOKEN_STREAKS)
+    const streaks = makeFailureStreaks(yield* SqlClient.SqlClient, SILICON_TOKEN_STREAKS)
     const digest = keyedDigest(config.secretKey, "silicon_token")
 
     return {

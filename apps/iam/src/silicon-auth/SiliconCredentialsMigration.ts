@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { FailureStreaksMigration } from "@platform/rate-limit"
 import { Effect } from "effect"
+import { SILICON_TOKEN_STREAKS } from "./tokenStreaks.ts"
 
 /**
  * The IAM Silicon tokens, one per Silicon, kept only as a keyed digest (HMAC-SHA256 under a key
@@ -16,5 +17,5 @@ export const SiliconCredentialsMigration = Effect.gen(function*() {
       rotated_at timestamptz not null
     )
   `
-  yield* FailureStreaksMigration("silicon_token_streaks")
+  yield* FailureStreaksMigration(SILICON_TOKEN_STREAKS.table)
 })
