@@ -18,6 +18,7 @@ import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.t
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ProfileMigration } from "./profile/ProfileMigration.ts"
+import { SignupPhotosMigration } from "./profile/SignupPhotosMigration.ts"
 import { IdentityLinksMigration } from "./identities/IdentityLinksMigration.ts"
 import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
@@ -67,5 +68,6 @@ export const accountsMigrations: Migrations = {
   "0030_identity_links": IdentityLinksMigration,
   "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
   "0032_account_event_positions": EventPositionsMigration,
-  "0033_login_streak_failures": LoginStreaksMigration
+  "0033_signup_photos": SignupPhotosMigration,
+  "0034_login_streak_failures": LoginStreaksMigration
 }
