@@ -6,3 +6,4 @@ export { makeRateLimiter, RATE_WINDOW_RETENTION, RateLimiter } from "./RateLimit
 export type { RateLimitDecision, RateLimiterService, RateLimitHit } from "./RateLimiter.ts"
 export { enforceRateLimit, limitSuccesses, type RateLimitRule } from "./RateLimitRule.ts"
 export { type FailureStreakPolicy, type FailureStreaks, FailureStreaksMigration, makeFailureStreaks } from "./FailureStreaks.ts"
+export { InvalidCredentials, LoginLocked, loginLocked } from "./loginRefusals.ts"

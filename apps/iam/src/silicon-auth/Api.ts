@@ -1,9 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AccountsUnavailable, IdentityNotActive } from "@platform/accounts-identity-api"
 import { errorResponse, RateLimited } from "@platform/http"
+import { InvalidCredentials, LoginLocked } from "@platform/rate-limit"
 import { Schema } from "effect"
 import { CredentialPair } from "../sessions/CredentialPair.ts"
-import { InvalidCredentials, LoginLocked } from "./errors.ts"
 
 const SiliconTokenForm = Schema.Struct({
   username: Schema.optional(Schema.String.pipe(Schema.maxLength(200)).annotations({ description: "The Silicon's si: id" })),

@@ -1,9 +1,9 @@
 import { AccountsDirectory, IdentityNotActive, type SiliconIdentity } from "@platform/accounts-identity-api"
 import { sha256Hex } from "@platform/crypto"
+import { InvalidCredentials, loginLocked } from "@platform/rate-limit"
 import { now } from "@platform/service"
 import { Effect, Option } from "effect"
 import type { Identity } from "../identities/Identity.ts"
-import { InvalidCredentials, LoginLocked } from "./errors.ts"
 import { SiliconCredentials } from "./SiliconCredentials.ts"
 
 const invalidCredentials = () =>
@@ -38,13 +38,7 @@ export class SiliconLogin extends Effect.Service<SiliconLogin>()("iam/SiliconLog
           })
           const lockedUntil = yield* credentials.streaks.lockedUntil(subject, at)
           if (lockedUntil !== null) {
-            return yield* new LoginLocked({
-              message: "Too many wrong tokens in a row: this Silicon's login is locked for a minute.",
-              details: {
-                retry_after_seconds: Math.max(1, Math.ceil((lockedUntil.getTime() - at.getTime()) / 1000)),
-                locked_until: lockedUntil.toISOString()
-              }
-            })
+            return yield* loginLocked(lockedUntil, at, "Too many wrong tokens in a row: this Silicon's login is locked for a minute.")
           }
           const right = yield* credentials.matches(Option.map(found, (silicon) => silicon.uuid), token)
           yield* credentials.streaks.record(subject, right, at)

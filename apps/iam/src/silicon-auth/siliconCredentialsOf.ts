@@ -1,7 +1,7 @@
 import { parseBasic } from "@platform/auth"
 import { ValidationFailed } from "@platform/http"
+import { InvalidCredentials } from "@platform/rate-limit"
 import { Effect } from "effect"
-import { InvalidCredentials } from "./errors.ts"
 
 const missing = () =>
   new InvalidCredentials({
