@@ -23,6 +23,7 @@ import { IdentityLinksMigration } from "./identities/IdentityLinksMigration.ts"
 import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
+import { LoginStreaksMigration } from "./silicons/LoginStreaksMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
 import { OpenStreamsMigration } from "./stream/OpenStreamsMigration.ts"
 import { ShortLivedTokensMigration } from "./short-lived-tokens/ShortLivedTokensMigration.ts"
@@ -67,5 +68,6 @@ export const accountsMigrations: Migrations = {
   "0030_identity_links": IdentityLinksMigration,
   "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
   "0032_account_event_positions": EventPositionsMigration,
-  "0033_signup_photos": SignupPhotosMigration
+  "0033_signup_photos": SignupPhotosMigration,
+  "0034_login_streak_failures": LoginStreaksMigration
 }

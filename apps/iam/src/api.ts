@@ -1,8 +1,12 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
 import { LoginApi, SignupApi } from "./login/Api.ts"
+import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
+import { InvitationsApi } from "./organizations/InvitationsApi.ts"
+import { OrganizationSiliconsApi } from "./organizations/SiliconsApi.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
+import { SiliconAuthApi } from "./silicon-auth/Api.ts"
 import { SiteApi } from "./site/Api.ts"
 import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
@@ -16,6 +20,11 @@ export class IamApi extends withConventionErrors(
     .add(LoginApi)
     .add(SignupApi)
     .add(StepUpApi)
+    .add(OrganizationsApi)
+    .add(MembersApi)
+    .add(InvitationsApi)
+    .add(OrganizationSiliconsApi)
+    .add(SiliconAuthApi)
     .add(SiteApi),
   iamVersioning
 )

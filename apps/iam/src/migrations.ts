@@ -4,11 +4,14 @@ import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
+import { EventsMigration } from "./events/EventsMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
 import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
 import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
 import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
+import { OrganizationsMigration } from "./organizations/OrganizationsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
+import { SiliconCredentialsMigration } from "./silicon-auth/SiliconCredentialsMigration.ts"
 import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
 
 /**
@@ -27,5 +30,8 @@ export const iamMigrations: Migrations = {
   "0009_code_challenges": CodeChallengesMigration,
   "0010_development_phone_codes": DevelopmentPhoneCodesMigration,
   "0011_step_up_tokens": StepUpTokensMigration,
-  "0012_signup_sessions": SignupSessionsMigration
+  "0012_signup_sessions": SignupSessionsMigration,
+  "0013_iam_events": EventsMigration,
+  "0014_organizations": OrganizationsMigration,
+  "0015_silicon_credentials": SiliconCredentialsMigration
 }

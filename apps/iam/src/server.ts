@@ -4,9 +4,11 @@ import { Effect, Layer } from "effect"
 import { IamApi } from "./api.ts"
 import { IamConfig } from "./config.ts"
 import { LoginLive, SignupLive } from "./login/Http.ts"
+import { OrganizationsLive } from "./organizations/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionRefreshLive, SessionsLive } from "./session-management/Http.ts"
+import { SiliconAuthLive } from "./silicon-auth/Http.ts"
 import { iamErrorPage } from "./site/layout.ts"
 import { SiteLive } from "./site/Http.ts"
 import { StepUpLive } from "./step-up/Http.ts"
@@ -25,6 +27,8 @@ export const IamHandlers = Layer.mergeAll(
   LoginLive,
   SignupLive,
   StepUpLive,
+  OrganizationsLive,
+  SiliconAuthLive,
   SiteLive
 ).pipe(Layer.provide(StepUpGuardLive))
 
