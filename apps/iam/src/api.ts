@@ -1,5 +1,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { ApplicationSessionsApi, OnBehalfOfApi } from "@platform/iam-app-api"
+import { ApplicationReviewsApi } from "./applications/AdminApi.ts"
+import { ApplicationCredentialsApi, ApplicationsApi } from "./applications/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionsApi } from "./sessions/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
@@ -8,7 +11,12 @@ import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
-    .add(SessionsApi),
+    .add(SessionsApi)
+    .add(ApplicationsApi)
+    .add(ApplicationCredentialsApi)
+    .add(ApplicationReviewsApi)
+    .add(ApplicationSessionsApi)
+    .add(OnBehalfOfApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")

@@ -4,7 +4,10 @@ import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
+import { ApplicationSessionsMigration } from "./application-sessions/ApplicationSessionsMigration.ts"
+import { ApplicationsMigration } from "./applications/ApplicationsMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
+import { PlatformAdminsMigration } from "./platform-admins/PlatformAdminsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
 
 /**
@@ -19,5 +22,8 @@ export const iamMigrations: Migrations = {
   "0005_outgoing_messages": MessageOutboxMigration,
   "0006_verification_codes": VerificationMigration,
   "0007_identities": IdentitiesMigration,
-  "0008_sessions": SessionsMigration
+  "0008_sessions": SessionsMigration,
+  "0009_platform_admins": PlatformAdminsMigration,
+  "0010_applications": ApplicationsMigration,
+  "0011_application_sessions": ApplicationSessionsMigration
 }

@@ -2,6 +2,10 @@ import { idempotentRequests, IdempotencyStore, sealedAnswers } from "@platform/i
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { IamApi } from "./api.ts"
+import { ApplicationSessionsLive, OnBehalfOfLive } from "./application-sessions/Http.ts"
+import { ApplicationReviewsLive } from "./applications/AdminHttp.ts"
+import { ApplicationCredentialsLive, ApplicationsLive } from "./applications/Http.ts"
+import { StepUpGuardUnavailable } from "./auth/StepUpGuardUnavailable.ts"
 import { IamConfig } from "./config.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
@@ -9,7 +13,15 @@ import { SessionsLive } from "./sessions/Http.ts"
 import { iamVersioning } from "./versions.ts"
 
 /** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
-export const IamHandlers = Layer.mergeAll(ServiceLive, SessionsLive)
+export const IamHandlers = Layer.mergeAll(
+  ServiceLive,
+  SessionsLive,
+  ApplicationsLive,
+  ApplicationCredentialsLive,
+  ApplicationReviewsLive,
+  ApplicationSessionsLive,
+  OnBehalfOfLive
+).pipe(Layer.provide(StepUpGuardUnavailable))
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
 export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {

@@ -1,0 +1,39 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { noStore } from "@platform/http"
+import { carriesNewSecret } from "@platform/idempotency"
+import { Effect, Layer } from "effect"
+import { IamApi } from "../api.ts"
+import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
+import { IamBearerLive } from "../auth/IamBearer.ts"
+import { StepUpGuard } from "../auth/StepUpGuard.ts"
+import { IamSessions } from "../sessions/IamSessions.ts"
+import { Applications } from "./Applications.ts"
+import { Bundles } from "./Bundles.ts"
+import { requireOwner } from "./ownership.ts"
+
+export const ApplicationsLive = HttpApiBuilder.group(IamApi, "applications", (handlers) =>
+  Effect.gen(function*() {
+    const applications = yield* Applications
+    const bundles = yield* Bundles
+    return handlers
+      .handle("read", ({ path }) => applications.publicView(path.app_id))
+      .handle("bundle", ({ path }) => bundles.find(path.bundle_id))
+  })).pipe(Layer.provide([Applications.Default, Bundles.Default]))
+
+export const ApplicationCredentialsLive = HttpApiBuilder.group(IamApi, "applicationCredentials", (handlers) =>
+  Effect.gen(function*() {
+    const applications = yield* Applications
+    const guard = yield* StepUpGuard
+    const sql = yield* SqlClient.SqlClient
+    return handlers.handle("rotateClientSecret", ({ path }) =>
+      Effect.gen(function*() {
+        yield* noStore
+        const application = yield* applications.existing(path.app_id)
+        yield* requireOwner(application, yield* CurrentIdentity)
+        yield* guard.spend({ action: "application.client_secret.rotate", resourceId: path.app_id, applicationId: path.app_id })
+        const rotated = yield* applications.rotateSecret(application)
+        yield* carriesNewSecret
+        return rotated
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)))
+  })).pipe(Layer.provide([Applications.Default, IamBearerLive]), Layer.provide(IamSessions.Default))
