@@ -4,19 +4,18 @@ import { pageOf, pageRequest } from "@platform/http"
 import { Effect, Layer, Schema } from "effect"
 import { IamApi } from "../api.ts"
 import { IamBearerLive } from "../auth/IamBearer.ts"
-import { StepUpGuard } from "../auth/StepUpGuard.ts"
 import { PlatformAdminsRepo } from "../platform-admins/PlatformAdminsRepo.ts"
 import { requirePlatformAdmin } from "../platform-admins/requirePlatformAdmin.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
 import { Applications } from "./Applications.ts"
 import { ApplicationsRepo } from "./ApplicationsRepo.ts"
+import { reviewScopes } from "./reviewScopes.ts"
 import { registeredApplication } from "./views.ts"
 
 export const ApplicationReviewsLive = HttpApiBuilder.group(IamApi, "applicationReviews", (handlers) =>
   Effect.gen(function*() {
     const applications = yield* Applications
     const repo = yield* ApplicationsRepo
-    const guard = yield* StepUpGuard
     const sql = yield* SqlClient.SqlClient
     return handlers
       .handle("awaitingReview", ({ urlParams }) =>
@@ -31,11 +30,7 @@ export const ApplicationReviewsLive = HttpApiBuilder.group(IamApi, "applicationR
         }))
       .handle("read", ({ path }) => Effect.zipRight(requirePlatformAdmin, applications.registered(path.app_id)))
       .handle("review", ({ path, payload }) =>
-        Effect.gen(function*() {
-          const admin = yield* requirePlatformAdmin
-          yield* guard.spend({ action: "platform_admin.application_review", resourceId: path.app_id })
-          return yield* applications.review(path.app_id, payload, admin.uuid)
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)))
+        reviewScopes(path.app_id, payload).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)))
   })).pipe(
   Layer.provide([Applications.Default, ApplicationsRepo.Default, PlatformAdminsRepo.Default, IamBearerLive]),
   Layer.provide(IamSessions.Default)

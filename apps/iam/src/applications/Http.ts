@@ -4,13 +4,11 @@ import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Effect, Layer } from "effect"
 import { IamApi } from "../api.ts"
-import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { IamBearerLive } from "../auth/IamBearer.ts"
-import { StepUpGuard } from "../auth/StepUpGuard.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
 import { Applications } from "./Applications.ts"
 import { Bundles } from "./Bundles.ts"
-import { requireOwner } from "./ownership.ts"
+import { rotateClientSecret } from "./rotateClientSecret.ts"
 
 export const ApplicationsLive = HttpApiBuilder.group(IamApi, "applications", (handlers) =>
   Effect.gen(function*() {
@@ -23,16 +21,11 @@ export const ApplicationsLive = HttpApiBuilder.group(IamApi, "applications", (ha
 
 export const ApplicationCredentialsLive = HttpApiBuilder.group(IamApi, "applicationCredentials", (handlers) =>
   Effect.gen(function*() {
-    const applications = yield* Applications
-    const guard = yield* StepUpGuard
     const sql = yield* SqlClient.SqlClient
     return handlers.handle("rotateClientSecret", ({ path }) =>
       Effect.gen(function*() {
         yield* noStore
-        const application = yield* applications.existing(path.app_id)
-        yield* requireOwner(application, yield* CurrentIdentity)
-        yield* guard.spend({ action: "application.client_secret.rotate", resourceId: path.app_id, applicationId: path.app_id })
-        const rotated = yield* applications.rotateSecret(application)
+        const rotated = yield* rotateClientSecret(path.app_id)
         yield* carriesNewSecret
         return rotated
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)))
