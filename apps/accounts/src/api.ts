@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { InternalIdentitiesApi } from "@platform/accounts-identity-api"
 import { withConventionErrors } from "@platform/http"
 import { AccountIdsApi } from "./accounts/Api.ts"
 import { AccountSiteApi } from "./account-site/Api.ts"
@@ -71,6 +72,7 @@ export class AccountsApi extends withConventionErrors(
     .add(AppsPublicApi)
     .add(OwnedAppsApi)
     .add(InternalAppsApi)
+    .add(InternalIdentitiesApi)
     .add(SubscriptionsApi)
     .add(SiliconKeysApi)
     .add(SiliconIdentityApi)

@@ -13,6 +13,7 @@ import { DeviceCodesMigration } from "./device/DeviceCodesMigration.ts"
 import { FlowsMigration } from "./flows/FlowsMigration.ts"
 import { EventFeedMigration } from "./events/EventFeedMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
+import { EventPositionsMigration } from "./events/EventPositionsMigration.ts"
 import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.ts"
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
@@ -63,5 +64,6 @@ export const accountsMigrations: Migrations = {
   "0028_imports": ImportsMigration,
   "0029_telemetry": TelemetryMigration,
   "0030_identity_links": IdentityLinksMigration,
-  "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration
+  "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
+  "0032_account_event_positions": EventPositionsMigration
 }

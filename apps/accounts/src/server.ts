@@ -26,6 +26,7 @@ import { OAuthGrantsLive } from "./oauth/OAuthGrants.ts"
 import { ReportsLive } from "./reports/Http.ts"
 import { TelemetryLive } from "./telemetry/Http.ts"
 import { IdentitiesLive } from "./identities/Http.ts"
+import { InternalIdentitiesLive } from "./internal-identities/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { ShortLivedTokensLive } from "./short-lived-tokens/Http.ts"
@@ -56,7 +57,7 @@ export const AccountsHandlers = Layer.mergeAll(
   ServiceLive, DiscoveryLive, ReportsLive, SessionsLive, AccountIdsLive, UserinfoLive, CliLoginLive,
   MeLive, PhotosLive, ContactsLive, FlowsLive, DeviceLive, SiliconsLive, AppManagementLive, SubscriptionsLive, WebhooksLive, EventStreamLive, SiteLive,
   AccountSiteLive, SigninConfigPreviewLive, AppAccessLive, HistoryLive, LookupsLive, ShortLivedTokensLive, ProofsLive,
-  FederationsLive, ImportsLive, TelemetryLive, IdentitiesLive,
+  FederationsLive, ImportsLive, TelemetryLive, IdentitiesLive, InternalIdentitiesLive,
   OAuthLive.pipe(Layer.provide(TokenGrantsLive), Layer.provide(MeViewsLive))
 )
 

@@ -14,7 +14,11 @@ layer(IamTest(), { excludeTestServices: true })("iam service", (it) => {
       const meta = yield* client.service.meta()
       expect(meta).toMatchObject({ name: "iam", versions: { current: "2026-11-01" } })
       const url = yield* ServiceUrl
-      const openapi = yield* Effect.promise(() => fetch(`${url}/openapi.json`).then((response) => response.json()))
+      const openapi = yield* Effect.promise(() => 
+        fetch(`${url}/openapi.json`).then((response) =>
+          response.json() as Promise<{ info: { title: string }; paths: Record<string, unknown> }>
+        )
+      )
       expect(openapi.info.title).toBe("Organization IAM")
       expect(Object.keys(openapi.paths)).toContain("/api/v1/session")
     }))

@@ -3,49 +3,20 @@ import { Schema } from "effect"
 
 /** Errors of account records and ids (spec 1, Errors: "Ids and lookups"; contact details per Carbon). */
 
-export const InvalidIdReason = Schema.Literal("invalid", "reserved_word")
-export type InvalidIdReason = typeof InvalidIdReason.Type
-
-export class InvalidId extends ApiError<InvalidId>()("InvalidId", {
-  code: "invalid_id",
-  status: 422,
-  details: Schema.Struct({ reason: InvalidIdReason })
-}) {}
-
-export class IdTaken extends ApiError<IdTaken>()("IdTaken", {
-  code: "id_taken",
-  status: 409,
-  details: Schema.Struct({
-    suggestions: Schema.Array(Schema.String).annotations({ description: "A few free ids close to the one asked" })
-  })
-}) {}
-
-export class IdReserved extends ApiError<IdReserved>()("IdReserved", {
-  code: "id_reserved",
-  status: 409,
-  details: Schema.Struct({
-    reserved_until: Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
-  })
-}) {}
+// Declared by the internal identity routes too, so defined in their contract's package.
+export {
+  AccountNotFound,
+  EmailInUse,
+  IdReserved,
+  IdTaken,
+  InvalidId,
+  InvalidIdReason,
+  PhoneInUse
+} from "@platform/accounts-identity-api"
 
 export class InvalidUuid extends ApiError<InvalidUuid>()("InvalidUuid", {
   code: "invalid_uuid",
   status: 400
-}) {}
-
-export class AccountNotFound extends ApiError<AccountNotFound>()("AccountNotFound", {
-  code: "account_not_found",
-  status: 404
-}) {}
-
-export class EmailInUse extends ApiError<EmailInUse>()("EmailInUse", {
-  code: "email_in_use",
-  status: 409
-}) {}
-
-export class PhoneInUse extends ApiError<PhoneInUse>()("PhoneInUse", {
-  code: "phone_in_use",
-  status: 409
 }) {}
 
 const ContactLimit = Schema.Struct({ limit: Schema.Number })

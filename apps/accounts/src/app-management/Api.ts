@@ -6,7 +6,7 @@ import { CarbonOnly } from "../auth/errors.ts"
 import { AppOrAuthor } from "./AppOrAuthor.ts"
 import { AppRecord, AppStatus, IdTokenSigningAlg, OwnedApp } from "../apps/AppRecord.ts"
 import { AppDisabled, AppSourceConflict, ConfigVersionConflict, UnknownApp } from "../apps/errors.ts"
-import { InternalAuth } from "./InternalAuth.ts"
+import { InternalAuth } from "@platform/accounts-identity-api"
 import { PublicSigninView, SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "../apps/signinConfig/index.ts"
 
 export const AppPath = Schema.Struct({ app_id: Schema.String.pipe(Schema.maxLength(64)) })

@@ -13,7 +13,7 @@ import { publicSigninView } from "../apps/signinConfig/index.ts"
 import { AppSourceConflict } from "../apps/errors.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
-import { InternalAuthLive } from "./InternalAuth.ts"
+import { InternalAuthLive } from "../auth/InternalAuth.ts"
 
 const unknownApp = (appId: string) => new UnknownApp({ message: `No app has the id ${JSON.stringify(appId)}.` })
 

@@ -34,21 +34,6 @@ export class UnknownApp extends ApiError<UnknownApp>()("UnknownApp", {
   status: 404
 }) {}
 
-export class InternalTokenRequired extends ApiError<InternalTokenRequired>()("InternalTokenRequired", {
-  code: "internal_token_required",
-  status: 401
-}) {}
-
-export class InvalidInternalToken extends ApiError<InvalidInternalToken>()("InvalidInternalToken", {
-  code: "invalid_internal_token",
-  status: 401
-}) {}
-
-export class InternalApiDisabled extends ApiError<InternalApiDisabled>()("InternalApiDisabled", {
-  code: "internal_api_disabled",
-  status: 403
-}) {}
-
 export class InvalidAppId extends ApiError<InvalidAppId>()("InvalidAppId", {
   code: "invalid_app_id",
   status: 422

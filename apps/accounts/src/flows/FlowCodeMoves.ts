@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { ValidationFailed } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
-import { Duration, Effect, Either, Option, Random } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import { noCodeSent, type VerificationChallenge, VerificationCodes } from "@platform/verification-codes"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
@@ -28,7 +28,7 @@ import { type ContactField, type FlowState, type SentCode, Step, type StepOf } f
 import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { reportingProfileChanges } from "../events/profileChanges.ts"
 import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
-import { ImportClaims } from "../imports/ImportClaims.ts"
+import { CarbonSignups } from "../imports/CarbonSignups.ts"
 
 const sentCode = (channel: ContactField, destination: string, challenge: VerificationChallenge): SentCode => ({
   challenge_id: challenge.challenge_id,
@@ -50,13 +50,6 @@ const normalized = (field: ContactChannel, value: string) =>
     (problem) => new ValidationFailed({ message: `The ${field} is not valid.`, details: { fields: { [field]: problem } } })
   )
 
-/** A handle from the display name plus four digits, for a sign-up that chose no id. */
-const handleFrom = (displayName: string) =>
-  Effect.map(Random.nextIntBetween(1000, 10000), (digits) => {
-    const base = displayName.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "").slice(0, 20)
-    return `c:${base.length >= 2 ? base : "user"}${digits}`
-  })
-
 export interface SignupInput {
   readonly id?: string | undefined
   readonly display_name: string
@@ -73,7 +66,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     const contacts = yield* ContactsRepo
     const sessions = yield* BrowserSessions
     const signups = yield* SignupSessions
-    const claims = yield* ImportClaims
+    const carbonSignups = yield* CarbonSignups
     const limiter = yield* RateLimiter
     const identities = yield* LinkedIdentities
     const sql = yield* SqlClient.SqlClient
@@ -180,30 +173,16 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         if (found.value.expires_at.getTime() <= loaded.at.getTime()) {
           return yield* new SignupExpired({ message: "This sign-up has expired.", hint: "Verify the address again." })
         }
-        const newCarbon = (accountId: string) => ({
-          id: accountId,
-          displayName: input.display_name,
-          timezone: input.timezone ?? state.timezone ?? "UTC",
-          dob: input.dob,
-          ...(found.value.channel === "email" ? { email: found.value.address } : { phone: found.value.address })
-        })
-        // Finishing an import: the imported account becomes this person's, unless another sign-up took it first.
-        const imported = started.imported
-        const create = (accountId: string) =>
-          imported === null
-            ? accounts.createCarbon(newCarbon(accountId))
-            : Effect.flatMap(
-              claims.claim(imported.account_uuid, { ...newCarbon(accountId), channel: found.value.channel, address: found.value.address }),
-              Option.match({ onNone: () => accounts.createCarbon(newCarbon(accountId)), onSome: Effect.succeed })
-            )
         const session = found.value
         const carbon = yield* sql.withTransaction(Effect.gen(function*() {
-          const made = input.id !== undefined
-            ? yield* create(input.id)
-            // A generated handle may be taken: a few fresh draws, then the error as it is.
-            : yield* Effect.flatMap(handleFrom(input.display_name), create).pipe(
-              Effect.retry({ times: 4, while: (error) => error._tag === "IdTaken" || error._tag === "IdReserved" })
-            )
+          const made = yield* carbonSignups.create({
+            id: input.id,
+            displayName: input.display_name,
+            timezone: input.timezone ?? state.timezone ?? "UTC",
+            dob: input.dob,
+            channel: session.channel,
+            address: session.address
+          }, started.imported?.account_uuid ?? null)
           // A provider sign-up links its identity with the account, or makes no account.
           if (session.provider !== null && session.provider_subject !== null) {
             const linked = yield* identities.link(session.provider, session.provider_subject, made.uuid, session.address, loaded.at)
@@ -283,7 +262,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     FlowCore.Default,
     BrowserSessions.Default,
     SignupSessions.Default,
-    ImportClaims.Default,
+    CarbonSignups.Default,
     LinkedIdentities.Default,
     AccountsRepo.Default,
     ContactsRepo.Default

@@ -1,9 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { InvalidCursor } from "@platform/http"
 
 /**
- * A reader's position in `event_feed`: the transaction id and sequence of the last row it was sent.
- * On the wire (the SSE `id:` and `Last-Event-ID`) it is `<txid>.<seq>` in decimal; clients treat it as opaque.
+ * A reader's position in `event_feed` (or `account_events`, for the identity changes feed): the
+ * transaction id and sequence of the last row it was sent. On the wire (the SSE `id:` and
+ * `Last-Event-ID`, the changes feed's `cursor`) it is `<txid>.<seq>` in decimal; clients treat it as opaque.
  */
 export interface FeedPosition {
   readonly txid: bigint
@@ -17,15 +18,23 @@ const MAX_SEQ = (1n << 63n) - 1n
 
 export const formatPosition = (position: FeedPosition): string => `${position.txid}.${position.seq}`
 
-/** Reads a `Last-Event-ID`; anything this stream did not send is 400 invalid_cursor. */
-export const parsePosition = (value: string): Effect.Effect<FeedPosition, InvalidCursor> => {
+/** A position in its wire form; none for text that is not one. */
+export const readPosition = (value: string): Option.Option<FeedPosition> => {
   const match = WIRE.exec(value)
   const position = match === null ? undefined : { txid: BigInt(match[1]!), seq: BigInt(match[2]!) }
   return position !== undefined && position.txid <= MAX_TXID && position.seq <= MAX_SEQ
-    ? Effect.succeed(position)
-    : Effect.fail(
-      new InvalidCursor({
-        message: "Last-Event-ID is not an id this stream sent; send the id of the last event received, unchanged, or none."
-      })
-    )
+    ? Option.some(position)
+    : Option.none()
 }
+
+/** Reads a `Last-Event-ID`; anything this stream did not send is 400 invalid_cursor. */
+export const parsePosition = (value: string): Effect.Effect<FeedPosition, InvalidCursor> =>
+  Option.match(readPosition(value), {
+    onNone: () =>
+      Effect.fail(
+        new InvalidCursor({
+          message: "Last-Event-ID is not an id this stream sent; send the id of the last event received, unchanged, or none."
+        })
+      ),
+    onSome: Effect.succeed
+  })
