@@ -92,6 +92,18 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
       expect(yield* client.introspect(rotated.access_token)).toEqual({ active: false })
     }).pipe(Effect.provide(services)))
 
+  it.effect("an exact retry of a refresh with its Idempotency-Key gets the same answer, and the family goes on", () =>
+    Effect.gen(function*() {
+      const { client } = yield* application("retry")
+      const { tokens } = yield* exchanged(client)
+      const first = yield* client.refresh(tokens.refresh_token, { idempotencyKey: "refresh-1" })
+      expect(yield* client.refresh(tokens.refresh_token, { idempotencyKey: "refresh-1" })).toEqual(first)
+      const next = yield* client.refresh(first.refresh_token, { idempotencyKey: "refresh-2" })
+      expect(yield* client.introspect(next.access_token)).toMatchObject({ active: true })
+      // Without the key, the same token again is a reuse.
+      expect(yield* refusal(client.refresh(first.refresh_token))).toEqual({ tag: "OAuthError", error: "invalid_grant" })
+    }).pipe(Effect.provide(services)))
+
   it.effect("introspection answers the subject while the parent IAM session lives, and inactive once it ends", () =>
     Effect.gen(function*() {
       const mine = yield* application("notes")

@@ -1,7 +1,7 @@
-import { oauthError } from "@platform/oauth"
+import { type OAuthError, oauthError } from "@platform/oauth"
 import { Clock, Context, Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import type { IamApplicationCalls } from "./IamApplicationClient.ts"
+import type { IamApplicationCalls, RetryKey } from "./IamApplicationClient.ts"
 import type { ApplicationIntrospection, ApplicationTokenResponse, SubjectKind } from "./responses.ts"
 
 /** Who a fake login signs in. */
@@ -63,6 +63,7 @@ const makeFake = (): FakeIamControls => {
   const refreshTokens = new Map<string, { readonly sessionId: string; readonly issuedAt: number; used: boolean }>()
   const proofs = new Map<string, { readonly sessionId: string; readonly audience: string; readonly expiresAt: number; used: boolean }>()
   const removed = new Set<string>()
+  const answered = new Map<string, ApplicationTokenResponse>()
 
   const invalidGrant = (description: string) => oauthError("invalid_grant", description)
   const liveOrgs = (session: Session) => session.orgIds.filter((orgId) => !removed.has(`${session.subject.uuid}\n${orgId}`))
@@ -102,10 +103,18 @@ const makeFake = (): FakeIamControls => {
     return session?.appId === appId ? { session, access, refresh } : undefined
   }
 
+  /** A call with an Idempotency-Key answers as its first success did (IAM keeps such answers 10 minutes). */
+  const once = (appId: string, retry: RetryKey | undefined, call: Effect.Effect<ApplicationTokenResponse, OAuthError>) => {
+    const key = retry?.idempotencyKey === undefined ? undefined : `${appId}\n${retry.idempotencyKey}`
+    const earlier = key === undefined ? undefined : answered.get(key)
+    if (earlier !== undefined) return Effect.succeed(earlier)
+    return Effect.tap(call, (answer) => key === undefined ? Effect.void : Effect.sync(() => void answered.set(key, answer)))
+  }
+
   const clientFor = (appId: string): IamApplicationCalls => ({
     appId,
-    exchange: (slt) =>
-      Effect.flatMap(Clock.currentTimeMillis, (at) => {
+    exchange: (slt, retry) =>
+      once(appId, retry, Effect.flatMap(Clock.currentTimeMillis, (at) => {
         const found = slts.get(slt)
         if (found === undefined || found.used) return Effect.fail(invalidGrant("The short-lived token is unknown or was already used."))
         found.used = true
@@ -123,9 +132,9 @@ const makeFake = (): FakeIamControls => {
         if (!live(session, at)) return Effect.fail(invalidGrant("The login's session is no longer live."))
         sessions.set(session.id, session)
         return Effect.succeed(issue(session, at))
-      }),
-    refresh: (refreshToken) =>
-      Effect.flatMap(Clock.currentTimeMillis, (at) => {
+      })),
+    refresh: (refreshToken, retry) =>
+      once(appId, retry, Effect.flatMap(Clock.currentTimeMillis, (at) => {
         const found = refreshTokens.get(refreshToken)
         const session = found === undefined ? undefined : sessions.get(found.sessionId)
         if (found === undefined || session?.appId !== appId) return Effect.fail(invalidGrant("The refresh token is not valid."))
@@ -136,7 +145,7 @@ const makeFake = (): FakeIamControls => {
         if (!live(session, at)) return Effect.fail(invalidGrant("The session of this refresh token has ended."))
         found.used = true
         return Effect.succeed(issue(session, at))
-      }),
+      })),
     introspect: (presented) =>
       Effect.map(Clock.currentTimeMillis, (at): ApplicationIntrospection => {
         const found = sessionOf(appId, presented)

@@ -14,6 +14,13 @@ const CLIENT_AUTHENTICATION =
   "The application authenticates with HTTP Basic app_id:client_secret (or client_id and client_secret in the body, never both); " +
   "an unknown application or a wrong secret is 401 invalid_client. Errors are RFC 6749 bodies {error, error_description}."
 
+/** An exact transport retry of an exchange or a refresh carries the original key and gets the original answer. */
+const IdempotencyHeader = Schema.Struct({
+  "idempotency-key": Schema.optional(
+    Schema.String.annotations({ description: "1 to 200 visible ASCII characters; a retry with the same key and body replays the answer for 10 minutes" })
+  )
+})
+
 /** A POST of the application API: an OAuth body of these shapes, answered with RFC 6749 errors (400 and 401). */
 const applicationEndpoint = <const Name extends string>(
   name: Name,
@@ -25,6 +32,7 @@ const applicationEndpoint = <const Name extends string>(
 export class ApplicationSessionsApi extends HttpApiGroup.make("applicationSessions")
   .add(
     applicationEndpoint("token", "/api/v1/oauth/token", ApplicationTokenRequests)
+      .setHeaders(IdempotencyHeader)
       .addSuccess(ApplicationTokenResponse)
       .annotate(
         OpenApi.Description,

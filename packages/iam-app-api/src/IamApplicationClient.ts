@@ -17,9 +17,12 @@ export type IamApplicationFailure = OAuthError | IamUnavailable
 export interface IamApplicationCalls {
   readonly appId: string
   /** Exchanges an SLT from the login callback for an application session. */
-  readonly exchange: (slt: string) => Effect.Effect<ApplicationTokenResponse, IamApplicationFailure>
-  /** Rotates the refresh token; persist the new one before the next refresh. invalid_grant is terminal. */
-  readonly refresh: (refreshToken: string) => Effect.Effect<ApplicationTokenResponse, IamApplicationFailure>
+  readonly exchange: (slt: string, retry?: RetryKey) => Effect.Effect<ApplicationTokenResponse, IamApplicationFailure>
+  /**
+   * Rotates the refresh token; persist the new one before the next refresh, and refresh one family at a time.
+   * invalid_grant is terminal. Resend an interrupted call with the same `idempotencyKey` to get its answer.
+   */
+  readonly refresh: (refreshToken: string, retry?: RetryKey) => Effect.Effect<ApplicationTokenResponse, IamApplicationFailure>
   /** Who a token of this application speaks for now, or `{active: false}`. */
   readonly introspect: (token: string) => Effect.Effect<ApplicationIntrospection, IamApplicationFailure>
   /** Ends the session of one of this application's tokens. */
@@ -31,6 +34,14 @@ export interface IamApplicationCalls {
   /** Verifies (and spends) a proof another application sent this one. */
   readonly verifyProof: (proof: string) => Effect.Effect<OnBehalfOfVerification, IamApplicationFailure>
 }
+
+/** The Idempotency-Key of a call that may be resent after a transport failure (the same key gets the first answer). */
+export interface RetryKey {
+  readonly idempotencyKey?: string | undefined
+}
+
+const retryHeaders = (retry: RetryKey | undefined) =>
+  retry?.idempotencyKey === undefined ? {} : { "idempotency-key": retry.idempotencyKey }
 
 export interface IamApplicationClientOptions {
   /** IAM's origin, such as https://iam.example.com. */
@@ -63,9 +74,13 @@ const make = (options: IamApplicationClientOptions) =>
     })
     const calls: IamApplicationCalls = {
       appId: options.appId,
-      exchange: (slt) => settled(client.applicationSessions.token({ payload: { grant_type: SHORT_LIVED_TOKEN_GRANT, slt } })),
-      refresh: (refreshToken) =>
-        settled(client.applicationSessions.token({ payload: { grant_type: "refresh_token", refresh_token: refreshToken } })),
+      exchange: (slt, retry) =>
+        settled(client.applicationSessions.token({ headers: retryHeaders(retry), payload: { grant_type: SHORT_LIVED_TOKEN_GRANT, slt } })),
+      refresh: (refreshToken, retry) =>
+        settled(client.applicationSessions.token({
+          headers: retryHeaders(retry),
+          payload: { grant_type: "refresh_token", refresh_token: refreshToken }
+        })),
       introspect: (token) => settled(client.applicationSessions.introspect({ payload: { token } })),
       revoke: (token) => settled(client.applicationSessions.revoke({ payload: { token } })),
       proveOnBehalfOf: ({ accessToken, audience }) =>

@@ -8,7 +8,8 @@ export {
   IamApplicationClient,
   type IamApplicationClientOptions,
   type IamApplicationFailure,
-  IamUnavailable
+  IamUnavailable,
+  type RetryKey
 } from "./IamApplicationClient.ts"
 export * from "./requests.ts"
 export * from "./responses.ts"

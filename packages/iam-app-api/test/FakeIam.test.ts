@@ -38,6 +38,11 @@ layer(IamApplicationClient.Test)("FakeIam", (it) => {
       expect(yield* errorOf(client.refresh(tokens.refresh_token))).toBe("invalid_grant")
       expect(yield* client.introspect(rotated.access_token)).toEqual({ active: false })
       expect(yield* errorOf(client.refresh(rotated.refresh_token))).toBe("invalid_grant")
+
+      const again = yield* client.exchange(yield* login())
+      const retried = yield* client.refresh(again.refresh_token, { idempotencyKey: "k1" })
+      expect(yield* client.refresh(again.refresh_token, { idempotencyKey: "k1" })).toEqual(retried)
+      expect(yield* client.introspect(retried.access_token)).toMatchObject({ active: true })
     }))
 
   it.effect("a session ends with its parent sessions, loses a removed organization, and ends on revocation", () =>
