@@ -5,7 +5,7 @@ import { parseAccountId } from "../src/accounts/AccountId.ts"
 import { AccountsRepo } from "../src/accounts/AccountsRepo.ts"
 import { ContactsRepo } from "../src/accounts/ContactsRepo.ts"
 import { IdsRepo } from "../src/accounts/IdsRepo.ts"
-import { normalizeEmail, normalizePhone } from "../src/accounts/contactAddresses.ts"
+import { normalizeEmail, normalizePhone } from "@platform/verification-codes"
 import { carbonMe } from "../src/accounts/Me.ts"
 import { AccountReposTest, atNow, NOW, reserveHandle } from "./support/accountsRepo.ts"
 

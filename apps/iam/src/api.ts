@@ -3,8 +3,10 @@ import { withConventionErrors } from "@platform/http"
 import { ApplicationSessionsApi, OnBehalfOfApi } from "@platform/iam-app-api"
 import { ApplicationReviewsApi } from "./applications/AdminApi.ts"
 import { ApplicationCredentialsApi, ApplicationsApi } from "./applications/Api.ts"
+import { LoginApi, SignupApi } from "./login/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
-import { SessionsApi } from "./sessions/Api.ts"
+import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
+import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
@@ -12,6 +14,10 @@ export class IamApi extends withConventionErrors(
   HttpApi.make("iam")
     .add(ServiceApi)
     .add(SessionsApi)
+    .add(SessionRefreshApi)
+    .add(LoginApi)
+    .add(SignupApi)
+    .add(StepUpApi)
     .add(ApplicationsApi)
     .add(ApplicationCredentialsApi)
     .add(ApplicationReviewsApi)

@@ -16,6 +16,23 @@ export interface IamSettings extends ServiceSettings {
    * `iam_session` cookie's signature. Development without it: generated once into `<data dir>/secret.key`.
    */
   readonly secretKey: EncryptionKey
+  /**
+   * The phone verification provider (a Twilio Verify-style REST service) that sends and checks phone
+   * codes. None: development's own provider writes each code to the mailbox; production needs one.
+   */
+  readonly phoneVerification: Option.Option<PhoneVerificationSettings>
+}
+
+/** IAM_PHONE_VERIFY_URL, _SERVICE_SID, _ACCOUNT_SID and _TOKEN: all four or none. */
+export interface PhoneVerificationSettings {
+  /** The provider's origin, e.g. https://verify.twilio.com */
+  readonly url: string
+  /** The verification service the codes are sent under (the path's `{sid}`). */
+  readonly serviceSid: string
+  /** HTTP Basic user name. */
+  readonly accountSid: string
+  /** HTTP Basic password. */
+  readonly token: Redacted.Redacted<string>
 }
 
 export class IamConfig extends Context.Tag("iam/IamConfig")<IamConfig, IamSettings>() {}
@@ -44,6 +61,30 @@ const secretKey = (
   )
 }
 
+const PHONE_VERIFY_SETTINGS = [
+  "IAM_PHONE_VERIFY_URL",
+  "IAM_PHONE_VERIFY_SERVICE_SID",
+  "IAM_PHONE_VERIFY_ACCOUNT_SID",
+  "IAM_PHONE_VERIFY_TOKEN"
+] as const
+
+const phoneVerification = Config.all([
+  Config.option(originConfig("IAM_PHONE_VERIFY_URL", "https://verify.twilio.com")),
+  Config.option(Config.string("IAM_PHONE_VERIFY_SERVICE_SID")),
+  Config.option(Config.string("IAM_PHONE_VERIFY_ACCOUNT_SID")),
+  Config.option(Config.redacted("IAM_PHONE_VERIFY_TOKEN"))
+]).pipe(
+  Config.mapOrFail(([url, serviceSid, accountSid, token]) => {
+    const values: ReadonlyArray<Option.Option<unknown>> = [url, serviceSid, accountSid, token]
+    if (values.every((value) => Option.isNone(value))) return Either.right(Option.none<PhoneVerificationSettings>())
+    if (Option.isSome(url) && Option.isSome(serviceSid) && Option.isSome(accountSid) && Option.isSome(token)) {
+      return Either.right(Option.some({ url: url.value, serviceSid: serviceSid.value, accountSid: accountSid.value, token: token.value }))
+    }
+    const missing = PHONE_VERIFY_SETTINGS.filter((_, index) => Option.isNone(values[index]!))
+    return Either.left(ConfigError.MissingData([missing[0]!], `the phone verification provider needs all of ${PHONE_VERIFY_SETTINGS.join(", ")}`))
+  })
+)
+
 /** IAM's settings (IAM_PORT, IAM_ACCOUNTS_URL, …). */
 export const iamSettings: Config.Config<IamSettings> = Config.all([
   ServiceConfig("IAM", { defaultPort: 4200 }),
@@ -51,14 +92,18 @@ export const iamSettings: Config.Config<IamSettings> = Config.all([
   Config.option(Config.redacted("IAM_ACCOUNTS_INTERNAL_TOKEN")),
   Config.option(Config.redacted("IAM_SECRET_KEY")),
   DatabaseConfig({ prefix: "IAM_", service: "iam" }),
+  phoneVerification,
   refuseLifetimeOverrides
 ]).pipe(
-  Config.mapOrFail(([service, accountsUrl, accountsToken, configuredKey, database]) =>
-    Either.map(
+  Config.mapOrFail(([service, accountsUrl, accountsToken, configuredKey, database, phone]) => {
+    if (Option.isNone(phone) && service.environment === "production") {
+      return Either.left(ConfigError.MissingData([PHONE_VERIFY_SETTINGS[0]], "production needs a phone verification provider (IAM_PHONE_VERIFY_*)"))
+    }
+    return Either.map(
       secretKey(configuredKey, service.environment, database.dataDir),
-      (key): IamSettings => ({ ...service, accountsUrl, accountsToken, secretKey: key })
+      (key): IamSettings => ({ ...service, accountsUrl, accountsToken, secretKey: key, phoneVerification: phone })
     )
-  )
+  })
 )
 
 export const IamConfigLive = Layer.effect(IamConfig, iamSettings)

@@ -2,11 +2,11 @@ import { mailSettings } from "@platform/mail"
 import { launchService } from "@platform/service"
 import { Config, Layer } from "effect"
 import { IamConfigLive, iamSettings } from "./config.ts"
-import { IamDatabaseLive, IamStoresLive, IamWorkersLive } from "./layers.ts"
+import { IamAccountsDirectoryLive, IamDatabaseLive, IamStoresLive, IamWorkersLive } from "./layers.ts"
 import { IamServer } from "./server.ts"
 
 const IamLive = Layer.merge(IamServer, IamWorkersLive).pipe(
-  Layer.provide(IamStoresLive),
+  Layer.provide(Layer.merge(IamStoresLive, IamAccountsDirectoryLive)),
   Layer.provide(IamDatabaseLive),
   Layer.provide(IamConfigLive)
 )

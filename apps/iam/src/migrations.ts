@@ -6,9 +6,13 @@ import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
 import { ApplicationSessionsMigration } from "./application-sessions/ApplicationSessionsMigration.ts"
 import { ApplicationsMigration } from "./applications/ApplicationsMigration.ts"
+import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
+import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
+import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
 import { PlatformAdminsMigration } from "./platform-admins/PlatformAdminsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
+import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
 
 /**
  * The IAM database, in the order it was built. Append only: a migration
@@ -23,7 +27,11 @@ export const iamMigrations: Migrations = {
   "0006_verification_codes": VerificationMigration,
   "0007_identities": IdentitiesMigration,
   "0008_sessions": SessionsMigration,
-  "0009_platform_admins": PlatformAdminsMigration,
-  "0010_applications": ApplicationsMigration,
-  "0011_application_sessions": ApplicationSessionsMigration
+  "0009_code_challenges": CodeChallengesMigration,
+  "0010_development_phone_codes": DevelopmentPhoneCodesMigration,
+  "0011_step_up_tokens": StepUpTokensMigration,
+  "0012_signup_sessions": SignupSessionsMigration,
+  "0013_platform_admins": PlatformAdminsMigration,
+  "0014_applications": ApplicationsMigration,
+  "0015_application_sessions": ApplicationSessionsMigration
 }

@@ -5,23 +5,33 @@ import { IamApi } from "./api.ts"
 import { ApplicationSessionsLive, OnBehalfOfLive } from "./application-sessions/Http.ts"
 import { ApplicationReviewsLive } from "./applications/AdminHttp.ts"
 import { ApplicationCredentialsLive, ApplicationsLive } from "./applications/Http.ts"
-import { StepUpGuardUnavailable } from "./auth/StepUpGuardUnavailable.ts"
 import { IamConfig } from "./config.ts"
+import { LoginLive, SignupLive } from "./login/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
-import { SessionsLive } from "./sessions/Http.ts"
+import { SessionRefreshLive, SessionsLive } from "./session-management/Http.ts"
+import { StepUpLive } from "./step-up/Http.ts"
+import { StepUpGuardLive } from "./step-up/StepUpGuardLive.ts"
 import { iamVersioning } from "./versions.ts"
 
-/** Every area, each providing its own services: left are the settings, the database and the stores of layers.ts. */
+/**
+ * Every area, each providing its own services: left are the settings, the database, the stores of layers.ts
+ * and accounts (AccountsDirectory). StepUpGuard is a plug-in point: the areas whose actions need step-up
+ * call it, step-up/ provides it.
+ */
 export const IamHandlers = Layer.mergeAll(
   ServiceLive,
   SessionsLive,
+  SessionRefreshLive,
+  LoginLive,
+  SignupLive,
+  StepUpLive,
   ApplicationsLive,
   ApplicationCredentialsLive,
   ApplicationReviewsLive,
   ApplicationSessionsLive,
   OnBehalfOfLive
-).pipe(Layer.provide(StepUpGuardUnavailable))
+).pipe(Layer.provide(StepUpGuardLive))
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */
 export const IamServer = Layer.unwrapEffect(Effect.gen(function*() {

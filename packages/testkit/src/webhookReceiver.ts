@@ -14,6 +14,8 @@ export interface ReceivedRequest {
 export interface ReceiverAnswer {
   readonly status: number
   readonly headers?: Readonly<Record<string, string>>
+  /** The body to answer with (none by default), e.g. the JSON of a fake provider. */
+  readonly body?: string
   /** Real milliseconds to wait before answering. */
   readonly delayMillis?: number
 }
@@ -48,7 +50,7 @@ export const webhookReceiver: Effect.Effect<WebhookReceiver, never, Scope.Scope>
         const reply = answer(request)
         setTimeout(() => {
           outgoing.writeHead(reply.status, reply.headers ?? {})
-          outgoing.end()
+          outgoing.end(reply.body)
         }, reply.delayMillis ?? 0)
       })
     })

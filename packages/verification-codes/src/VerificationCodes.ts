@@ -174,7 +174,7 @@ export const makeVerificationCodes = (
       send,
       resend,
       describe,
-      verify: makeVerifyCode(policy, sql, challenges, streaks),
+      verify: makeVerifyCode(policy, sql, challenges),
       sweep
     }
   })

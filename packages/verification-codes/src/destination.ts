@@ -1,4 +1,3 @@
-import { sha256Hex } from "@platform/crypto"
 import type { VerificationChannel } from "./VerificationChallenge.ts"
 
 /**
@@ -6,10 +5,6 @@ import type { VerificationChannel } from "./VerificationChallenge.ts"
  * wrong-code streak. The caller has normalized the destination already.
  */
 export const addressKey = (channel: VerificationChannel, destination: string): string => `${channel}:${destination}`
-
-/** How the wrong-code streak table names an address: never in clear. */
-export const addressDigest = (channel: VerificationChannel, destination: string): string =>
-  sha256Hex(addressKey(channel, destination))
 
 /**
  * `john@example.com` → `j***@example.com`: enough to recognize, without giving away the

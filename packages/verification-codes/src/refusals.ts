@@ -20,7 +20,9 @@ const secondsUntil = (untilMillis: number, nowMillis: number): number =>
   Math.max(1, Math.ceil((untilMillis - nowMillis) / 1000))
 
 /** The refusals whose words name the policy's numbers (lifetime, lock, attempts). */
-export const makeRefusals = (policy: VerificationCodesPolicy) => {
+export const makeRefusals = (
+  policy: Pick<VerificationCodesPolicy, "codeLifetime" | "lockDuration" | "wrongCodesBeforeLock">
+) => {
   const lifetime = durationInWords(policy.codeLifetime)
   const lockSeconds = secondsInWords(policy.lockDuration)
 

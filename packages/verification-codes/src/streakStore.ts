@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { rowsDecoder } from "@platform/database"
 import { Effect, Schema } from "effect"
 
-/** Wrong codes in a row for one address, and until when its codes are refused. */
+/** Wrong codes in a row for one subject (mostly an address), and until when its codes are refused. */
 export interface AddressStreak {
   readonly wrongCodes: number
   readonly lockedUntilMillis: number | null
@@ -20,22 +20,23 @@ const decodeStreakRows = rowsDecoder(StreakRow)
 const decodeCountRows = rowsDecoder(CountRow)
 
 /**
- * SQL for `verification_address_streaks`, keyed by the address digest. Call `lock` inside a
- * transaction: it holds the address's row until the end, so every check of a code to one
- * address (from any process) runs one after another and no wrong code is lost.
+ * SQL for `verification_address_streaks`, keyed by the digest of the streak's subject (an
+ * address, or what a service's challenges stand for). Call `lock` inside a transaction: it
+ * holds the subject's row until the end, so every check of a code for one subject (from any
+ * process) runs one after another and no wrong code is lost.
  */
 export const makeStreakStore = (sql: SqlClient.SqlClient) => {
-  const lock = (addressDigest: string, now: Date): Effect.Effect<AddressStreak, SqlError> =>
+  const lock = (subjectDigest: string, now: Date): Effect.Effect<AddressStreak, SqlError> =>
     Effect.gen(function*() {
       yield* sql`
         INSERT INTO verification_address_streaks (address_digest, wrong_codes, locked_until, last_attempt_at)
-        VALUES (${addressDigest}, 0, NULL, ${now})
+        VALUES (${subjectDigest}, 0, NULL, ${now})
         ON CONFLICT (address_digest) DO NOTHING
       `
       const rows = yield* sql`
         SELECT wrong_codes, (extract(epoch FROM locked_until) * 1000)::float8 AS locked_until_ms
         FROM verification_address_streaks
-        WHERE address_digest = ${addressDigest}
+        WHERE address_digest = ${subjectDigest}
         FOR UPDATE
       `.pipe(Effect.flatMap(decodeStreakRows))
       // A sweep may delete the row between the two statements: that is a fresh streak.
@@ -45,11 +46,11 @@ export const makeStreakStore = (sql: SqlClient.SqlClient) => {
         : { wrongCodes: row.wrong_codes, lockedUntilMillis: row.locked_until_ms }
     })
 
-  const save = (addressDigest: string, streak: AddressStreak, now: Date): Effect.Effect<void, SqlError> => {
+  const save = (subjectDigest: string, streak: AddressStreak, now: Date): Effect.Effect<void, SqlError> => {
     const lockedUntil = streak.lockedUntilMillis === null ? null : new Date(streak.lockedUntilMillis)
     return Effect.asVoid(sql`
       INSERT INTO verification_address_streaks (address_digest, wrong_codes, locked_until, last_attempt_at)
-      VALUES (${addressDigest}, ${streak.wrongCodes}, ${lockedUntil}, ${now})
+      VALUES (${subjectDigest}, ${streak.wrongCodes}, ${lockedUntil}, ${now})
       ON CONFLICT (address_digest) DO UPDATE SET
         wrong_codes = EXCLUDED.wrong_codes,
         locked_until = EXCLUDED.locked_until,

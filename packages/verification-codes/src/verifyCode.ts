@@ -2,25 +2,25 @@ import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Data, Effect } from "effect"
 import type { ChallengeStore, StoredChallenge } from "./challengeStore.ts"
+import { type CodeAttemptRefusal, makeCodeAttempts } from "./codeAttempts.ts"
 import { codeMatches } from "./codeDigest.ts"
-import { addressDigest } from "./destination.ts"
+import { addressKey } from "./destination.ts"
 import type { ChallengeNotFound, CodeAlreadyUsed, CodeExpired, InvalidCode, VerificationLocked } from "./errors.ts"
 import type { VerificationCodesPolicy } from "./policy.ts"
 import { challengeNotFound, codeAlreadyUsed, makeRefusals } from "./refusals.ts"
-import type { StreakStore } from "./streakStore.ts"
 import type { VerifiedAddress, VerifyCodeInput } from "./VerificationChallenge.ts"
-import { activeLockEnd, clearedStreak, countWrongCode } from "./wrongCodeStreak.ts"
 
 /** What one check of a code decided; decided and written in one transaction, answered after it commits. */
 type CodeCheck = Data.TaggedEnum<{
   NotFound: {}
   AlreadyUsed: {}
-  Locked: { readonly lockedUntilMillis: number }
   Expired: {}
-  Wrong: { readonly remainingAttempts: number; readonly lockedUntilMillis: number | null }
+  Refused: { readonly refusal: CodeAttemptRefusal }
   Right: { readonly challenge: StoredChallenge }
 }>
 const CodeCheck = Data.taggedEnum<CodeCheck>()
+
+class CodeHasExpired extends Data.TaggedError("CodeHasExpired") {}
 
 type VerifyError = InvalidCode | CodeExpired | CodeAlreadyUsed | ChallengeNotFound | VerificationLocked
 
@@ -33,43 +33,31 @@ type VerifyError = InvalidCode | CodeExpired | CodeAlreadyUsed | ChallengeNotFou
 export const makeVerifyCode = (
   policy: VerificationCodesPolicy,
   sql: SqlClient.SqlClient,
-  challenges: ChallengeStore,
-  streaks: StreakStore
+  challenges: ChallengeStore
 ) => {
   const refusals = makeRefusals(policy)
+  const attempts = makeCodeAttempts(policy, sql)
 
   const check = (input: VerifyCodeInput, nowMillis: number): Effect.Effect<CodeCheck, SqlError> =>
     Effect.gen(function*() {
-      const now = new Date(nowMillis)
       const challenge = yield* challenges.lock(input.challengeId)
       if (challenge === undefined || challenge.purpose !== input.purpose) return CodeCheck.NotFound()
       if (challenge.used) return CodeCheck.AlreadyUsed()
-      const address = addressDigest(challenge.channel, challenge.destination)
-      const streak = yield* streaks.lock(address, now)
-      const lockEnd = activeLockEnd(streak, nowMillis)
-      if (lockEnd !== null) return CodeCheck.Locked({ lockedUntilMillis: lockEnd })
-      if (challenge.expiresAtMillis <= nowMillis) return CodeCheck.Expired()
-      if (codeMatches(challenge.codeDigest, challenge.id, input.code)) {
-        yield* challenges.markUsed(challenge.id, now)
-        yield* streaks.save(address, clearedStreak, now)
-        return CodeCheck.Right({ challenge })
-      }
-      const counted = countWrongCode(policy, streak, nowMillis)
-      yield* streaks.save(address, counted.streak, now)
-      return CodeCheck.Wrong({
-        remainingAttempts: counted.remainingAttempts,
-        lockedUntilMillis: counted.lockedUntilMillis
-      })
-    })
+      const isRight = challenge.expiresAtMillis <= nowMillis
+        ? Effect.fail(new CodeHasExpired())
+        : Effect.succeed(codeMatches(challenge.codeDigest, challenge.id, input.code))
+      const attempt = yield* attempts.attempt(addressKey(challenge.channel, challenge.destination), nowMillis, isRight)
+      if (attempt._tag !== "Right") return CodeCheck.Refused({ refusal: attempt })
+      yield* challenges.markUsed(challenge.id, new Date(nowMillis))
+      return CodeCheck.Right({ challenge })
+    }).pipe(Effect.catchTag("CodeHasExpired", () => Effect.succeed(CodeCheck.Expired())))
 
   const answer = (outcome: CodeCheck, nowMillis: number): Effect.Effect<VerifiedAddress, VerifyError> =>
     CodeCheck.$match(outcome, {
       NotFound: () => Effect.fail(challengeNotFound()),
       AlreadyUsed: () => Effect.fail(codeAlreadyUsed()),
-      Locked: ({ lockedUntilMillis }) => Effect.fail(refusals.verificationLocked(lockedUntilMillis, nowMillis)),
       Expired: () => Effect.fail(refusals.codeExpired()),
-      Wrong: ({ lockedUntilMillis, remainingAttempts }) =>
-        Effect.fail(refusals.invalidCode(remainingAttempts, lockedUntilMillis)),
+      Refused: ({ refusal }) => Effect.fail(attempts.refusal(refusal, nowMillis)),
       Right: ({ challenge }) =>
         Effect.succeed({
           challengeId: challenge.id,

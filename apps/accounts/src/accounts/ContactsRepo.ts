@@ -4,7 +4,7 @@ import { rowsDecoder, violatedConstraint } from "@platform/database"
 import type { ValidationFailed } from "@platform/http"
 import { Effect, Either, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "./AccountRow.ts"
-import { type ContactChannel, normalizeAddress } from "./contactAddresses.ts"
+import { type ContactChannel, normalizeAddress } from "@platform/verification-codes"
 import { ContactRow } from "./ContactRow.ts"
 import { CONTACTS_PER_CHANNEL } from "./AccountsMigration.ts"
 import {

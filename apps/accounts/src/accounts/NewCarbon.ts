@@ -1,6 +1,6 @@
 import { ValidationFailed } from "@platform/http"
 import { Either } from "effect"
-import { normalizeEmail, normalizePhone } from "./contactAddresses.ts"
+import { normalizeEmail, normalizePhone } from "@platform/verification-codes"
 import { validateDisplayName, validateDob, validateTimezone } from "./profileFields.ts"
 
 /** What creating a Carbon takes; contact details are taken as verified by whoever calls. */

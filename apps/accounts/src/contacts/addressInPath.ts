@@ -1,5 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
-import { normalizeEmail, normalizePhone } from "../accounts/contactAddresses.ts"
+import { normalizeEmail, normalizePhone } from "@platform/verification-codes"
 
 /**
  * A path segment holding an address, decoded to its stored form: `Ada@Example.com` and

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { ContactChannel } from "../accounts/contactAddresses.ts"
+import type { ContactChannel } from "@platform/verification-codes"
 import {
   EmailInUse,
   EmailLimitReached,

@@ -1,6 +1,5 @@
 import type { RateLimitRule } from "@platform/rate-limit"
-import type { CodeMessage, VerificationChannel } from "@platform/verification-codes"
-import type { ContactChannel } from "../accounts/contactAddresses.ts"
+import type { CodeMessage, ContactChannel, VerificationChannel } from "@platform/verification-codes"
 
 /** The numbers and words of adding an email or phone (spec 1, Limits: Rate limits). */
 

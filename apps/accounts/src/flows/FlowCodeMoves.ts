@@ -2,10 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { ValidationFailed } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Duration, Effect, Either, Option } from "effect"
-import { noCodeSent, type VerificationChallenge, VerificationCodes } from "@platform/verification-codes"
+import {
+  type ContactChannel,
+  noCodeSent,
+  normalizeAddress,
+  type VerificationChallenge,
+  VerificationCodes
+} from "@platform/verification-codes"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
-import { type ContactChannel, normalizeAddress } from "../accounts/contactAddresses.ts"
 import { validateDob } from "../accounts/profileFields.ts"
 import { addsPerAccount, addsPerIp, verificationChannelOf } from "../contacts/policy.ts"
 import { BrowserSessions } from "./BrowserSessions.ts"

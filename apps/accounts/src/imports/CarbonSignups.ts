@@ -1,6 +1,6 @@
 import { Effect, Option, Random } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
-import type { ContactChannel } from "../accounts/contactAddresses.ts"
+import type { ContactChannel } from "@platform/verification-codes"
 import type { NewCarbon } from "../accounts/NewCarbon.ts"
 import { ImportClaims } from "./ImportClaims.ts"
 

@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { normalizeEmail, normalizePhone } from "../accounts/contactAddresses.ts"
+import { normalizeEmail, normalizePhone } from "@platform/verification-codes"
 import { validateDisplayName, validateDob, validateTimezone } from "../accounts/profileFields.ts"
 import { IMPORT_LIMITS } from "./importLimits.ts"
 

@@ -1,7 +1,7 @@
 import type { CarbonIdentity, Identity, SiliconIdentity } from "@platform/accounts-identity-api"
 import { Effect } from "effect"
 import { accountIdOf, type AccountRow } from "../accounts/AccountRow.ts"
-import type { ContactChannel } from "../accounts/contactAddresses.ts"
+import type { ContactChannel } from "@platform/verification-codes"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 
 /** The fields every identity view has, from the account row. */

@@ -1,5 +1,5 @@
 import { Effect, Either, Option } from "effect"
-import { normalizeAddress } from "../accounts/contactAddresses.ts"
+import { normalizeAddress } from "@platform/verification-codes"
 import type { AppRow } from "../apps/AppRecord.ts"
 import { type ProviderAnswer, ProviderFailed, type ProviderFailureCode } from "./ProviderAnswer.ts"
 import { type ExternalProvider, providerCallbackUrl } from "./ProviderRegistry.ts"

@@ -3,7 +3,7 @@ import { parseAccountId } from "../accounts/AccountId.ts"
 import { isCarbonRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
-import { normalizeEmail } from "../accounts/contactAddresses.ts"
+import { normalizeEmail } from "@platform/verification-codes"
 import { validationFailed } from "../accounts/NewCarbon.ts"
 import { CustodianNotFound } from "./errors.ts"
 

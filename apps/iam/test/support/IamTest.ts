@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
+import { AccountsDirectory, type FakeAccounts } from "@platform/accounts-identity-api"
 import { encryptionKeyFromBytes } from "@platform/crypto"
 import { TestDatabase } from "@platform/database"
 import { serviceUnderTest, testMailbox, typedClient } from "@platform/testkit"
@@ -30,26 +31,31 @@ export const iamTestSettings = (port: number, overrides: Partial<IamSettings> = 
   accountsUrl: "http://127.0.0.1:1",
   accountsToken: Option.none(),
   secretKey: encryptionKeyFromBytes(new Uint8Array(32).fill(7)),
+  phoneVerification: Option.none(),
   ...overrides
 })
 
-/** One IAM server over the given database layer (the stores, database and settings stay visible to the test). */
+/**
+ * One IAM server over the given database layer and accounts (in memory by default: `FakeAccounts` adds and
+ * changes its accounts); the stores, database, accounts and settings stay visible to the test.
+ */
 export const iamServerOn = <E>(
   database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
-  overrides: Partial<IamSettings> = {}
+  overrides: Partial<IamSettings> = {},
+  accounts: Layer.Layer<AccountsDirectory | FakeAccounts> = AccountsDirectory.Test
 ) =>
   serviceUnderTest((port) => {
     const settings = iamTestSettings(port, overrides)
     return IamServer.pipe(
       Layer.provideMerge(testMailbox),
-      Layer.provideMerge(Layer.fresh(IamStoresLive)),
+      Layer.provideMerge(Layer.merge(Layer.fresh(IamStoresLive), accounts)),
       Layer.provideMerge(database),
       Layer.provideMerge(IamConfigOf(settings)),
       Layer.merge(Layer.succeed(IamUnderTest, { url: settings.publicUrl, settings }))
     )
   })
 
-/** IAM on its own fresh database. Use with `layer(IamTest(), { excludeTestServices: true })`. */
+/** IAM on its own fresh database, with accounts in memory. Use with `layer(IamTest(), { excludeTestServices: true })`. */
 export const IamTest = (overrides: Partial<IamSettings> = {}) => iamServerOn(TestDatabase.layer(iamMigrations), overrides)
 
 /** The IAM API as a typed client of the server under test, sending `headers` with every request. */

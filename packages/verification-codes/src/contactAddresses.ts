@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js/min"
 
+/** The two kinds of contact address an account verifies, and codes are sent to. */
 export type ContactChannel = "email" | "phone"
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/
