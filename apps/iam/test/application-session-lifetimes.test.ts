@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { layer } from "@effect/vitest"
 import { TestDatabase } from "@platform/database"
 import { Duration, Effect, Layer, TestClock } from "effect"
@@ -8,6 +9,7 @@ import { ShortLivedTokens } from "../src/application-sessions/ShortLivedTokens.t
 import { Applications } from "../src/applications/Applications.ts"
 import { IamConfigOf } from "../src/config.ts"
 import { iamMigrations } from "../src/migrations.ts"
+import { RetentionStoresLive, sweepExpired } from "../src/retention.ts"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
 import { mintSlt, registerApplication, signedIn, someIdentity } from "./support/applications.ts"
 import { iamTestSettings } from "./support/IamTest.ts"
@@ -30,8 +32,23 @@ const loginWithSlts = (appId: string, count: number) =>
     return { application, slts: slts.map((minted) => minted.slt) }
   })
 
+/** Rows of `table` whose `column` is `value`. */
+const countOf = (table: string, column: string, value: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly count: number }>`select count(*)::float8 as count from ${sql(table)} where ${sql(column)} = ${value}`.pipe(
+      Effect.map((rows) => rows[0]?.count ?? -1),
+      Effect.orDie
+    ))
+
 layer(
-  Layer.mergeAll(ApplicationSessions.Default, OnBehalfOfProofs.Default, Applications.Default, ShortLivedTokens.Default, IamSessions.Default)
+  Layer.mergeAll(
+    ApplicationSessions.Default,
+    OnBehalfOfProofs.Default,
+    Applications.Default,
+    ShortLivedTokens.Default,
+    IamSessions.Default,
+    RetentionStoresLive
+  )
     .pipe(Layer.provideMerge(IamConfigOf(iamTestSettings(4200))), Layer.provideMerge(TestDatabase.layer(iamMigrations)))
 )("application credential lifetimes", (it) => {
   it.effect("an SLT is good for 2 minutes", () =>
@@ -79,5 +96,30 @@ layer(
       expect(yield* proofs.verify("obo-audience", inTime.proof)).toMatchObject({ active: true, client_id: "obo-expiry" })
       yield* TestClock.adjust(Duration.seconds(1))
       expect(yield* proofs.verify("obo-audience", late.proof)).toEqual({ active: false })
+    }))
+
+  it.effect("SLTs, proofs and access tokens are deleted a day after they expire; the session refreshes on", () =>
+    Effect.gen(function*() {
+      yield* atNow
+      const sessions = yield* ApplicationSessions
+      const { application, slts: [slt] } = yield* loginWithSlts("swept", 2)
+      yield* registerApplication("swept-audience")
+      const tokens = yield* sessions.exchange(application, slt!)
+      yield* (yield* OnBehalfOfProofs).prove(application.app_id, tokens.access_token, "swept-audience")
+      const counts = Effect.all([
+        countOf("application_short_lived_tokens", "app_id", "swept"),
+        countOf("on_behalf_of_proofs", "audience", "swept-audience"),
+        countOf("application_access_tokens", "session_id", tokens.session_id)
+      ])
+      expect(yield* counts).toEqual([2, 1, 1])
+
+      // A day after the access token's 30 minutes: the SLTs (2 minutes) and the proof (60 seconds) are gone, the token not yet.
+      yield* TestClock.adjust(Duration.sum(Duration.minutes(30), Duration.days(1)))
+      yield* sweepExpired
+      expect(yield* counts).toEqual([0, 0, 1])
+      yield* TestClock.adjust(Duration.millis(1))
+      yield* sweepExpired
+      expect(yield* counts).toEqual([0, 0, 0])
+      expect(yield* sessions.refresh(application, tokens.refresh_token)).toMatchObject({ session_id: tokens.session_id })
     }))
 })

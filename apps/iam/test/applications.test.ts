@@ -1,19 +1,39 @@
 import { layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { IamApplicationClient } from "@platform/iam-app-api"
+import { Effect, Layer, Redacted } from "effect"
 import { expect } from "vitest"
 import { Applications } from "../src/applications/Applications.ts"
 import { Bundles } from "../src/applications/Bundles.ts"
+import { carbonIdentity } from "../src/identities/fromAccounts.ts"
 import { PlatformAdminsRepo } from "../src/platform-admins/PlatformAdminsRepo.ts"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
 import { registerApplication, signedIn, someIdentity } from "./support/applications.ts"
-import { iamClient, IamTest } from "./support/IamTest.ts"
+import { accountsHold, newCarbon } from "./support/carbons.ts"
+import { iamClient, IamTest, IamUnderTest } from "./support/IamTest.ts"
+import { stepUp } from "./support/stepUp.ts"
 
-// The rules (registration, reviews, rotation with a step-up token, bundles) are in application-rules.test.ts.
+// The rules (registration, reviews, rotation, bundles) are in application-rules.test.ts.
 
 const services = Layer.mergeAll(Applications.Default, Bundles.Default, PlatformAdminsRepo.Default, IamSessions.Default)
 
 const bearerOf = (identity: ReturnType<typeof someIdentity>) =>
   Effect.flatMap(signedIn(identity), (pair) => iamClient({ authorization: `Bearer ${pair.access_token}` }))
+
+/** A Carbon accounts holds (with a verified email for step-up codes), signed in to IAM. */
+const signedInCarbon = (name: string) =>
+  Effect.gen(function*() {
+    const carbon = yield* accountsHold(newCarbon(name))
+    const pair = yield* signedIn(carbonIdentity({ ...carbon, id: carbon.id ?? "" }))
+    return { carbon, email: carbon.verified_emails[0]!, pair }
+  })
+
+/** Whether IAM takes this application secret: introspection answers 200 to it and 401 invalid_client to a wrong one. */
+const secretWorks = (appId: string, secret: string) =>
+  Effect.flatMap(IamUnderTest, ({ url }) =>
+    Effect.provide(
+      Effect.flatMap(IamApplicationClient, (client) => Effect.either(client.introspect("aat_x"))),
+      IamApplicationClient.layer({ baseUrl: url, appId, secret: Redacted.make(secret) })
+    )).pipe(Effect.map((answer) => answer._tag === "Right"))
 
 const codeOf = <A, R>(effect: Effect.Effect<A, { readonly _tag: string }, R>) =>
   Effect.map(Effect.flip(effect), (error) => ("code" in error ? error.code : error._tag))
@@ -89,5 +109,44 @@ layer(IamTest(), { excludeTestServices: true })("applications over HTTP", (it) =
         path: { app_id: "awaits-a" },
         payload: { approve: ["directory.*.read"], reject: [] }
       }))).toBe("step_up_required")
+    }).pipe(Effect.provide(services)))
+
+  it.effect("the owner rotates the client secret with a step-up token minted for this application; the old secret stops at once", () =>
+    Effect.gen(function*() {
+      const owner = yield* signedInCarbon("keeper")
+      const registered = yield* registerApplication("rotate-step-up", { ownerUuid: owner.carbon.uuid })
+      const rotate = (token: string) =>
+        Effect.flatMap(
+          iamClient({ authorization: `Bearer ${owner.pair.access_token}`, "x-step-up-token": token }),
+          (client) => client.applicationCredentials.rotateClientSecret({ path: { app_id: "rotate-step-up" } })
+        )
+      const action = "application.client_secret.rotate" as const
+      const forNoApplication = yield* stepUp(owner.pair.access_token, owner.email, action, "rotate-step-up")
+      expect(yield* codeOf(rotate(forNoApplication.step_up_token))).toBe("step_up_mismatch")
+
+      const token = (yield* stepUp(owner.pair.access_token, owner.email, action, "rotate-step-up", "rotate-step-up")).step_up_token
+      const rotated = yield* rotate(token)
+      expect(rotated).toEqual({ app_id: "rotate-step-up", client_secret: expect.stringMatching(/^acs_/), secret_rotated_at: expect.any(String) })
+      expect(yield* secretWorks("rotate-step-up", Redacted.value(registered.secret))).toBe(false)
+      expect(yield* secretWorks("rotate-step-up", rotated.client_secret)).toBe(true)
+      expect(yield* codeOf(rotate(token))).toBe("step_up_used")
+    }).pipe(Effect.provide(services)))
+
+  it.effect("a platform admin's review with a step-up token puts approved scopes in effect and raises scope_version", () =>
+    Effect.gen(function*() {
+      const admin = yield* signedInCarbon("reviewer")
+      yield* (yield* PlatformAdminsRepo).grant(admin.carbon.uuid, null, new Date())
+      yield* registerApplication("review-step-up", { scopes: ["organization.trust.read", "directory.*.read"] })
+      const token = (yield* stepUp(admin.pair.access_token, admin.email, "platform_admin.application_review", "review-step-up")).step_up_token
+      const client = yield* iamClient({ authorization: `Bearer ${admin.pair.access_token}`, "x-step-up-token": token })
+      const reviewed = yield* client.applicationReviews.review({
+        path: { app_id: "review-step-up" },
+        payload: { approve: ["organization.trust.read"], reject: ["directory.*.read"] }
+      })
+      expect(reviewed).toMatchObject({ scope_version: 2, pending_scopes: [] })
+      expect(yield* (yield* iamClient()).applications.read({ path: { app_id: "review-step-up" } })).toMatchObject({
+        app_scope: ["identity", "self.profile.read", "organization.trust.read"],
+        scope_version: 2
+      })
     }).pipe(Effect.provide(services)))
 })

@@ -2,11 +2,11 @@ import { layer } from "@effect/vitest"
 import { messageAfter, messagesTo, ServiceUrl } from "@platform/testkit"
 import { Effect } from "effect"
 import { expect } from "vitest"
-import type { StepUpAction } from "../src/auth/StepUpGuard.ts"
 import { carbonIdentity } from "../src/identities/fromAccounts.ts"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
 import { accountsHold, newCarbon } from "./support/carbons.ts"
 import { iamClient, IamTest } from "./support/IamTest.ts"
+import { stepUp } from "./support/stepUp.ts"
 
 /** A Carbon held by accounts with two sessions open (as two devices would have after logging in). */
 const carbonWithTwoSessions = (name: string) =>
@@ -16,16 +16,6 @@ const carbonWithTwoSessions = (name: string) =>
     const identity = carbonIdentity({ ...carbon, id: carbon.id ?? "" })
     return { carbon, here: yield* sessions.open(identity, "code"), there: yield* sessions.open(identity, "code") }
   }).pipe(Effect.provide(IamSessions.Default))
-
-/** Steps up by the code sent to the Carbon's email: the `sup_` token for one action on one resource. */
-const stepUp = (accessToken: string, email: string, action: StepUpAction, resourceId: string) =>
-  Effect.gen(function*() {
-    const client = yield* iamClient({ authorization: `Bearer ${accessToken}` })
-    const seen = yield* messagesTo(email)
-    const challenge = yield* client.stepUp.createChallenge({ payload: { action, resource_id: resourceId, channel: "email" } })
-    const code = (yield* messageAfter(email, seen)).code ?? ""
-    return yield* client.stepUp.verify({ path: { session_id: challenge.session_id }, payload: { code } })
-  })
 
 const revoke = (accessToken: string, sessionId: string, stepUpToken?: string) =>
   Effect.flatMap(ServiceUrl, (url) =>

@@ -123,7 +123,12 @@ export class ApplicationSessionsRepo extends Effect.Service<ApplicationSessionsR
         Effect.orDie
       )
 
+    /** Retention: access tokens that expired before `cutoff` (refresh tokens stay with their session, for reuse detection). */
+    const deleteAccessTokensExpiredBefore = (cutoff: Date): Effect.Effect<void> =>
+      sql`delete from application_access_tokens where expires_at < ${cutoff}`.pipe(Effect.asVoid, Effect.orDie)
+
     return {
+      deleteAccessTokensExpiredBefore,
       liveByAccessToken,
       liveByRefreshToken,
       liveById,

@@ -37,6 +37,10 @@ export class OnBehalfOfProofsRepo extends Effect.Service<OnBehalfOfProofsRepo>()
         returning p.session_id, p.audience, p.expires_at, before.used_at is null as first_use
       `.pipe(Effect.flatMap(decodeSpent), Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    return { insert, spend } as const
+    /** Retention: proofs that expired before `cutoff`. */
+    const deleteExpiredBefore = (cutoff: Date): Effect.Effect<void> =>
+      sql`delete from on_behalf_of_proofs where expires_at < ${cutoff}`.pipe(Effect.asVoid, Effect.orDie)
+
+    return { insert, spend, deleteExpiredBefore } as const
   })
 }) {}
