@@ -207,11 +207,11 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
     Effect.gen(function*() {
       const { appId, secret } = yield* application("wire")
       const { url } = yield* IamUnderTest
-      const post = (authorization: string, body: string) =>
+      const post = (authorization: string, body: string, contentType = "application/x-www-form-urlencoded") =>
         Effect.promise(async () => {
           const response = await fetch(`${url}/api/v1/oauth/token`, {
             method: "POST",
-            headers: { authorization, "content-type": "application/x-www-form-urlencoded" },
+            headers: { authorization, "content-type": contentType },
             body
           })
           return { status: response.status, cache: response.headers.get("cache-control"), body: await response.json() }
@@ -229,6 +229,12 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
       expect(yield* post(basic(Redacted.value(secret)), "grant_type=refresh_token")).toMatchObject({
         status: 400,
         body: { error: "invalid_request", error_description: "Parameter refresh_token is missing." }
+      })
+      // The conventions' own refusals keep the RFC 6749 shape on these routes.
+      expect(yield* post(basic(Redacted.value(secret)), "[\"grant_type\"]", "application/json")).toMatchObject({
+        status: 400,
+        cache: "no-store",
+        body: { error: "invalid_request" }
       })
     }).pipe(Effect.provide(services)))
 })
