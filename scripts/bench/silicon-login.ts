@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { AccountsRepo } from "../../apps/accounts/src/accounts/AccountsRepo.ts"
+import { AccountsConfigLive } from "../../apps/accounts/src/config.ts"
 import { accountsMigrations } from "../../apps/accounts/src/migrations.ts"
 import { SiliconsRepo } from "../../apps/accounts/src/silicons/SiliconsRepo.ts"
 import { generateStk } from "../../apps/accounts/src/silicons/stk.ts"
@@ -83,6 +84,7 @@ const siliconIds = await Effect.runPromise(
     })
   }).pipe(
     Effect.provide([AccountsRepo.Default, SiliconsRepo.Default]),
+    Effect.provide(AccountsConfigLive),
     Effect.provide(Database.layer({
       url: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl)),
       dataDir,

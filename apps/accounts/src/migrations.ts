@@ -18,10 +18,12 @@ import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.t
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ProfileMigration } from "./profile/ProfileMigration.ts"
+import { SignupPhotosMigration } from "./profile/SignupPhotosMigration.ts"
 import { IdentityLinksMigration } from "./identities/IdentityLinksMigration.ts"
 import { TelemetryMigration } from "./telemetry/TelemetryMigration.ts"
 import { ReportsMigration } from "./reports/ReportsMigration.ts"
 import { SiliconKeysMigration } from "./silicons/keys/SiliconKeysMigration.ts"
+import { LoginStreaksMigration } from "./silicons/LoginStreaksMigration.ts"
 import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
 import { OpenStreamsMigration } from "./stream/OpenStreamsMigration.ts"
 import { ShortLivedTokensMigration } from "./short-lived-tokens/ShortLivedTokensMigration.ts"
@@ -65,5 +67,7 @@ export const accountsMigrations: Migrations = {
   "0029_telemetry": TelemetryMigration,
   "0030_identity_links": IdentityLinksMigration,
   "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
-  "0032_account_event_positions": EventPositionsMigration
+  "0032_account_event_positions": EventPositionsMigration,
+  "0033_signup_photos": SignupPhotosMigration,
+  "0034_login_streak_failures": LoginStreaksMigration
 }

@@ -58,12 +58,12 @@ layer(AccountReposTest())("AccountsRepo, IdsRepo and ContactsRepo against the da
         timezone: "europe/london",
         dob: "1990-12-10"
       })
-      expect(carbonMe(ada)).toEqual({
+      expect(carbonMe(ada, "https://accounts.test")).toEqual({
         uuid: expect.stringMatching(/^[A-Za-z0-9]{3}$/),
         kind: "carbon",
         id: "c:ada_l",
         display_name: "Ada Lovelace",
-        pfp_url: null,
+        pfp_url: `https://accounts.test/v1/photos/default/${ada.uuid}`,
         dob: "1990-12-10",
         timezone: "Europe/London",
         status: "active",
@@ -78,7 +78,7 @@ layer(AccountReposTest())("AccountsRepo, IdsRepo and ContactsRepo against the da
       ])
       expect(phones.map((phone) => [phone.address, phone.is_primary])).toEqual([["+442079460958", true]])
       const defaults = yield* accounts.createCarbon({ id: "c:plain", displayName: "Plain", email: "plain@example.com" })
-      expect(carbonMe(defaults)).toMatchObject({ timezone: "UTC", dob: null })
+      expect(carbonMe(defaults, "https://accounts.test")).toMatchObject({ timezone: "UTC", dob: null })
     }))
 
   it.effect("finds an account by uuid, by id and by verified email or phone, normalized", () =>
@@ -211,7 +211,7 @@ layer(AccountReposTest())("AccountsRepo, IdsRepo and ContactsRepo against the da
       yield* TestClock.adjust(10 * DAY)
       expect((yield* ids.idAvailability(idOf("c:oldname")))._tag).toBe("Free")
       const taker = yield* accounts.createCarbon({ id: "c:oldname", displayName: "T", email: "t@example.com" })
-      expect(carbonMe(taker).id).toBe("c:oldname")
+      expect(carbonMe(taker, "https://accounts.test").id).toBe("c:oldname")
     }))
 
   it.effect("an email verified on one account is refused on another; nothing of the refused account remains", () =>

@@ -237,6 +237,23 @@ layer(AccountsTest({ internalToken: Option.some(Redacted.make(INTERNAL_TOKEN)) }
       expect((yield* call(`/v1/apps/${appId}/public`)).body.error.code).toBe("app_disabled")
     }))
 
+  it.effect("apps create (the operator's fake apps): a taken app id is 409 app_id_taken; a malformed one is 422 on app_id", () =>
+    Effect.gen(function*() {
+      const { appId } = yield* ownedApp
+      const create = (id: string) =>
+        Effect.flip(createFakeApp({
+          appId: id,
+          name: "Again",
+          redirectUris: ["https://app.example.com/callback"],
+          owner: Option.none(),
+          scopeFields: []
+        }).pipe(Effect.provide([AppsRepo.Default, AccountsRepo.Default])))
+      expect(yield* create(appId)).toMatchObject({ code: "app_id_taken", status: 409 })
+      const malformed = yield* create("No Spaces!")
+      expect(malformed).toMatchObject({ code: "validation_failed", status: 422 })
+      expect(malformed.details).toMatchObject({ fields: { app_id: expect.any(String) } })
+    }))
+
   it.effect("a disabled app's right credentials get 403 app_disabled", () =>
     Effect.gen(function*() {
       const owner = yield* createCarbon()

@@ -5,6 +5,7 @@ import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { messageAfter } from "@platform/testkit"
+import { expectRateLimited, freshWindow } from "./support/rateLimits.ts"
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   Effect.flatMap(AccountsUnderTest, ({ url }) =>
@@ -172,5 +173,19 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("termin
       expect(refused.status).toBe(429)
       expect(refused.body.error.code).toBe("rate_limited")
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+    }))
+
+  it.effect("codes to one address are limited, whatever the network: the 11th in 10 minutes is 429", () =>
+    Effect.gen(function*() {
+      yield* freshWindow(600)
+      for (let i = 0; i < 10; i++) {
+        const sent = yield* post("/v1/cli/login/start", { email: "one.address@example.com" }, { "x-forwarded-for": `198.51.100.${100 + i}` })
+        expect(sent.status).toBe(200)
+      }
+      const refused = yield* post("/v1/cli/login/start", { email: "One.Address@example.com" }, { "x-forwarded-for": "198.51.100.120" })
+      expectRateLimited(refused, "10 per 10 minutes per address", 600)
+      // Another address from the same network is not counted with it.
+      expect((yield* post("/v1/cli/login/start", { email: "other.address@example.com" }, { "x-forwarded-for": "198.51.100.120" })).status)
+        .toBe(200)
     }))
 })

@@ -113,6 +113,16 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("/v1/me
       expect(badPhone.body.error.details.fields).toHaveProperty("phone")
     }))
 
+  it.effect("an unverified phone cannot be made primary: 409 phone_not_verified", () =>
+    Effect.gen(function*() {
+      const { api } = yield* signedInCarbon({ email: uniqueEmail("phoneless") })
+      const phone = uniquePhone(1)
+      const sent = yield* withCodeTo(phone, api.post("/v1/me/phones", { phone }))
+      expect(sent.result.status).toBe(202)
+      const refused = yield* api.post(`/v1/me/phones/${encodeURIComponent(phone)}/primary`)
+      expect([refused.status, refused.body.error.code]).toEqual([409, "phone_not_verified"])
+    }))
+
   it.effect("make primary: only a verified address of the caller; paths are decoded and normalized", () =>
     Effect.gen(function*() {
       const first = uniqueEmail("p1")

@@ -34,7 +34,7 @@ const updated = (changed: ReadonlyArray<ProfileField>) => ({
   occurredAt: new Date(1000)
 })
 
-const NO_CONTEXT = { previousCustodianId: null }
+const NO_CONTEXT = { previousCustodianId: null, publicUrl: "https://accounts.test" }
 
 describe("account.updated as each app sees it", () => {
   it("lists exactly the changed fields the app may see, shows only its scopes, and is nothing when none is visible", () =>
@@ -57,6 +57,8 @@ describe("account.updated as each app sees it", () => {
           expect(data!["changed"]).toEqual(visible)
           const account = data!["account"] as Record<string, unknown>
           expect(account["membership_id"]).toBe("app1:Ab3")
+          // No photo of its own: the default picture, on our origin.
+          expect(account["pfp_url"]).toBe("https://accounts.test/v1/photos/default/Ab3")
           for (const scoped of SCOPED) {
             const shown = scopes.includes(scoped) && (kind === "carbon" || (scoped !== "email" && scoped !== "phone"))
             expect(scoped in account).toBe(shown)

@@ -58,7 +58,7 @@ layer(AccountsTest(), { excludeTestServices: true })("events written by state ch
             kind: "carbon",
             id: `c:${carbon.handle}`,
             display_name: "Ada L.",
-            pfp_url: null,
+            pfp_url: `${(yield* AccountsUnderTest).url}/v1/photos/default/${carbon.uuid}`,
             updated_at: answer.body.updated_at,
             version: 2
           }

@@ -7,14 +7,20 @@ import { ContactsRepo } from "../src/accounts/ContactsRepo.ts"
 import { removeAppAccess } from "../src/events/membershipChanges.ts"
 import { reportingProfileChanges } from "../src/events/profileChanges.ts"
 import { publishEvent } from "../src/events/publishEvent.ts"
+import { AccountsConfigOf } from "../src/config.ts"
 import { accountsMigrations } from "../src/migrations.ts"
+import { testSettings } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { appSignin, deliveriesTo, eventCounts, feedOf, memberApp } from "./support/events.ts"
 import { createSilicon } from "./support/silicons.ts"
 
 const Services = Layer.mergeAll(AccountsRepo.Default, ContactsRepo.Default).pipe(
-  Layer.provideMerge(TestDatabase.layer(accountsMigrations))
+  Layer.provideMerge(TestDatabase.layer(accountsMigrations)),
+  Layer.provideMerge(AccountsConfigOf(testSettings(4100)))
 )
+
+/** The public origin the account views in event data name. */
+const PUBLIC_URL = testSettings(4100).publicUrl
 
 class ChangeFailed {
   readonly _tag = "ChangeFailed"
@@ -24,17 +30,18 @@ layer(Services)("events in the transaction of their change", (it) => {
   it.effect("a change that fails after publishing leaves no event, feed row or delivery", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const events = { sql, publicUrl: PUBLIC_URL }
       const accounts = yield* AccountsRepo
       const carbon = yield* createCarbon()
       yield* memberApp(carbon.uuid)
       const failed = yield* reportingProfileChanges(
-        sql,
+        events,
         carbon.uuid,
         Effect.zipRight(accounts.updateProfile(carbon.uuid, { displayName: "Never" }), Effect.fail(new ChangeFailed()))
       ).pipe(Effect.flip)
       expect(failed).toBeInstanceOf(ChangeFailed)
       const direct = yield* sql.withTransaction(Effect.zipRight(
-        publishEvent(sql, { type: "account.deleted", id: null, accountUuid: carbon.uuid, occurredAt: new Date() }),
+        publishEvent(events, { type: "account.deleted", id: null, accountUuid: carbon.uuid, occurredAt: new Date() }),
         Effect.fail(new ChangeFailed())
       )).pipe(Effect.flip)
       expect(direct).toBeInstanceOf(ChangeFailed)
@@ -47,12 +54,13 @@ layer(Services)("events in the transaction of their change", (it) => {
   it.effect("a new primary email is email_change to apps granted email only", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const events = { sql, publicUrl: PUBLIC_URL }
       const contacts = yield* ContactsRepo
       const carbon = yield* createCarbon()
       const withEmail = yield* memberApp(carbon.uuid, { scopes: ["profile", "email"] })
       const without = yield* memberApp(carbon.uuid)
       yield* contacts.addContact({ accountUuid: carbon.uuid, channel: "email", address: "second@example.com", verified: true })
-      yield* reportingProfileChanges(sql, carbon.uuid, contacts.makePrimaryContact(carbon.uuid, "email", "second@example.com"))
+      yield* reportingProfileChanges(events, carbon.uuid, contacts.makePrimaryContact(carbon.uuid, "email", "second@example.com"))
       const feed = yield* feedOf(carbon.uuid, "account.updated")
       // email_change is not in the default set: recorded for no app without a subscription asking for it.
       expect(feed.map((row) => row.receiver)).toEqual([`account:${carbon.uuid}`])
@@ -62,7 +70,7 @@ layer(Services)("events in the transaction of their change", (it) => {
         VALUES ('sub_a', ${withEmail.appId}, 'webhook', false, '["email_change"]', 'active', now(), now()),
                ('sub_b', ${without.appId}, 'webhook', true, '[]', 'active', now(), now())
       `
-      yield* reportingProfileChanges(sql, carbon.uuid, contacts.makePrimaryContact(carbon.uuid, "email", `${carbon.handle}@example.com`))
+      yield* reportingProfileChanges(events, carbon.uuid, contacts.makePrimaryContact(carbon.uuid, "email", `${carbon.handle}@example.com`))
       const [delivered] = yield* deliveriesTo(`app:${withEmail.appId}`)
       expect(JSON.parse(delivered!.body).data).toMatchObject({
         changed: ["email"],
@@ -75,13 +83,14 @@ layer(Services)("events in the transaction of their change", (it) => {
   it.effect("removing an app's access: membership.access_removed to it, its sign-ins end, then it hears nothing more", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const events = { sql, publicUrl: PUBLIC_URL }
       const accounts = yield* AccountsRepo
       const carbon = yield* createCarbon()
       const app = yield* memberApp(carbon.uuid)
       const signinId = yield* appSignin(app.appId, carbon.uuid)
-      expect(yield* sql.withTransaction(removeAppAccess(sql, { appId: app.appId, accountUuid: carbon.uuid, at: new Date() })))
+      expect(yield* sql.withTransaction(removeAppAccess(events, { appId: app.appId, accountUuid: carbon.uuid, at: new Date() })))
         .toBe(true)
-      expect(yield* sql.withTransaction(removeAppAccess(sql, { appId: app.appId, accountUuid: carbon.uuid, at: new Date() })))
+      expect(yield* sql.withTransaction(removeAppAccess(events, { appId: app.appId, accountUuid: carbon.uuid, at: new Date() })))
         .toBe(false)
       const [removed] = yield* deliveriesTo(`app:${app.appId}`)
       expect(JSON.parse(removed!.body)).toMatchObject({
@@ -93,15 +102,16 @@ layer(Services)("events in the transaction of their change", (it) => {
       expect(signin!.revoked_reason).toBe("access_removed")
       // Membership events are the app's alone.
       expect((yield* feedOf(carbon.uuid, "membership.access_removed")).map((row) => row.receiver)).toEqual([`app:${app.appId}`])
-      yield* reportingProfileChanges(sql, carbon.uuid, accounts.updateProfile(carbon.uuid, { displayName: "Later" }))
+      yield* reportingProfileChanges(events, carbon.uuid, accounts.updateProfile(carbon.uuid, { displayName: "Later" }))
       expect(yield* deliveriesTo(`app:${app.appId}`)).toHaveLength(1)
     }))
 
   it.effect("a Silicon without a webhook is in the feed for its own stream, with no delivery", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const events = { sql, publicUrl: PUBLIC_URL }
       const { silicon } = yield* createSilicon()
-      yield* sql.withTransaction(publishEvent(sql, { type: "silicon.stk_rotated", accountUuid: silicon.uuid, occurredAt: new Date() }))
+      yield* sql.withTransaction(publishEvent(events, { type: "silicon.stk_rotated", accountUuid: silicon.uuid, occurredAt: new Date() }))
       const feed = yield* feedOf(silicon.uuid)
       expect(feed).toHaveLength(1)
       expect(feed[0]).toMatchObject({ receiver: `account:${silicon.uuid}`, stream: true, body: { silicon: silicon.uuid, app_id: null } })

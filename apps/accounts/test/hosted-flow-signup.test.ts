@@ -1,10 +1,12 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import sharp from "sharp"
 import { ContactsRepo } from "../src/accounts/ContactsRepo.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { Browser } from "./support/browser.ts"
 import { browser, makeFlowApp, proveEmail, run } from "./support/flows.ts"
+import { expectRateLimited, freshWindow, spendWindow } from "./support/rateLimits.ts"
 
 const HOURS_48 = 48 * 3600
 
@@ -81,5 +83,63 @@ layer(AccountsTest(), { excludeTestServices: true })("sign-up inside a hosted fl
       expect(b.cookies.has("sa_session")).toBe(false)
       expect((yield* run(() => b.get(`/v1/flows/${flow.id}`))).body.flow.step).toBe("signup")
       expect(yield* emailTaken("latecomer@example.com")).toBe(false)
+    }))
+
+  it.effect("a photo chosen at sign-up is checked, shown in signup.pfp_url and taken by the new account; 20 per hour per sign-up", () =>
+    Effect.gen(function*() {
+      yield* freshWindow(3600)
+      const appId = yield* makeFlowApp()
+      const b = yield* browser
+      const flow = yield* proveEmail(b, appId, "pictured@example.com")
+      expect(flow.signup.pfp_url).toBeNull()
+      const photoPath = `/v1/flows/${flow.id}/signup/photo`
+      const png = yield* Effect.promise(() =>
+        sharp({ create: { width: 24, height: 24, channels: 3, background: "#228844" } }).png().toBuffer())
+
+      const uploaded = yield* run(() => b.upload(photoPath, "image/png", png))
+      expect(uploaded.status).toBe(200)
+      const pfpUrl: string = uploaded.body.flow.signup.pfp_url
+      expect(pfpUrl).toMatch(/\/v1\/photos\/pho_[A-Za-z0-9_-]+$/)
+      const served = yield* Effect.promise(() => fetch(pfpUrl))
+      expect([served.status, served.headers.get("content-type")]).toEqual([200, "image/png"])
+      // Checked as any photo: bytes of one format sent as another are refused.
+      const mislabelled = yield* run(() => b.upload(photoPath, "image/jpeg", png))
+      expect([mislabelled.status, mislabelled.body.error.code]).toEqual([415, "unsupported_media_type"])
+      // Only the browser holding the sign-up may set its photo.
+      const without = yield* browserWith({ sa_flow: b.cookies.get("sa_flow") })
+      const unbound = yield* run(() => without.upload(photoPath, "image/png", png))
+      expect([unbound.status, unbound.body.error.code]).toEqual([403, "signup_not_bound"])
+
+      // Every upload counts against the sign-up, refused ones included: the 21st in the hour is 429.
+      const sql = yield* SqlClient.SqlClient
+      const [session] = yield* sql<{ id: string }>`SELECT id FROM signup_sessions WHERE flow_id = ${flow.id}`.pipe(Effect.orDie)
+      yield* spendWindow(`signup_photo_uploads:${session!.id}`, 3600, 20)
+      expectRateLimited(yield* run(() => b.upload(photoPath, "image/png", png)), "20 per hour per sign-up", 3600)
+      expect((yield* run(() => b.get(`/v1/flows/${flow.id}`))).body.flow.signup.pfp_url).toBe(pfpUrl)
+
+      const done = yield* run(() => b.post(`/v1/flows/${flow.id}/signup`, { display_name: "Pictured" }))
+      expect(done.status).toBe(200)
+      expect(done.body.flow.signed_in_as).toMatchObject({ display_name: "Pictured", pfp_url: pfpUrl })
+      expect((yield* Effect.promise(() => fetch(pfpUrl))).status).toBe(200)
+      // The sign-up made its account and the flow is complete: it takes no more photos.
+      const after = yield* run(() => b.upload(photoPath, "image/png", png))
+      expect([done.body.flow.step, after.status, after.body.error.code]).toEqual(["complete", 409, "flow_completed"])
+    }))
+
+  it.effect("a sign-up that made its account while its flow stayed at signup is 409 signup_already_completed", () =>
+    Effect.gen(function*() {
+      const appId = yield* makeFlowApp()
+      const b = yield* browser
+      const flow = yield* proveEmail(b, appId, "twice@example.com")
+      // Stands for a sign-up whose account was made but whose flow move was lost (409 flow_changed to
+      // the browser): the session is used, the flow still shows the form.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE signup_sessions SET completed_at = now() WHERE flow_id = ${flow.id}`.pipe(Effect.orDie)
+      const again = yield* run(() => b.post(`/v1/flows/${flow.id}/signup`, { display_name: "Twice" }))
+      expect([again.status, again.body.error.code]).toEqual([409, "signup_already_completed"])
+      const png = yield* Effect.promise(() => sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } }).png().toBuffer())
+      const photo = yield* run(() => b.upload(`/v1/flows/${flow.id}/signup/photo`, "image/png", png))
+      expect([photo.status, photo.body.error.code]).toEqual([409, "signup_already_completed"])
+      expect(yield* emailTaken("twice@example.com")).toBe(false)
     }))
 })

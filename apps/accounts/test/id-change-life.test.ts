@@ -2,7 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { randomHex } from "@platform/crypto"
 import { Duration, Effect, Layer, TestClock } from "effect"
+import { AccountsConfigOf } from "../src/config.ts"
 import { IdChanges } from "../src/profile/IdChanges.ts"
+import { testSettings } from "./support/AccountsUnderTest.ts"
 import { AccountReposTest, NOW } from "./support/accountsRepo.ts"
 import { createCarbon } from "./support/carbons.ts"
 
@@ -20,7 +22,7 @@ const outcome = (account: { readonly uuid: string }, id: string) =>
  * The id-change rules are about 24 hours and 10 days: they are walked here on the TestClock at the
  * service level (the HTTP answers are in me-id-change.test.ts, on the real clock).
  */
-layer(Layer.provideMerge(IdChanges.Default, AccountReposTest()))("the id-change life on the TestClock", (it) => {
+layer(Layer.provideMerge(IdChanges.Default, Layer.merge(AccountReposTest(), AccountsConfigOf(testSettings(4100)))))("the id-change life on the TestClock", (it) => {
   it.effect("reserved for its owner 10 days, reclaimable, free after; 5 changes per rolling 24 hours; every change recorded", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(NOW)

@@ -1,7 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { RateLimiter } from "@platform/rate-limit"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
+import { Readable } from "node:stream"
+import { CsvImports } from "../src/imports/CsvImports.ts"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { type CsvAnswer, gate, postCsv } from "./support/csvUpload.ts"
@@ -53,6 +55,16 @@ const untilJob = (app: Effect.Effect.Success<typeof importingApp>, predicate: (j
     }
     return yield* Effect.dieMessage("the import never reached the expected state")
   })
+
+/**
+ * An import run by the service itself, for what a test cannot stage over HTTP without racing the
+ * server's own teardown: a body that breaks off, a request that ends while the file is read.
+ */
+const importOf = (appId: string, source: AsyncIterable<string>) =>
+  Effect.flatMap(CsvImports, (imports) =>
+    imports.run({ appId, startedBy: null, body: Readable.from(source), timeBudgetSeconds: 300 })).pipe(
+      Effect.provide(CsvImports.Default)
+    )
 
 layer(AccountsTest(), { excludeTestServices: true })("CSV imports", (it) => {
   it.effect("100,000 generated rows stream in with bounded memory, progress shows while it runs, stats count them", () =>
@@ -150,6 +162,48 @@ layer(AccountsTest(), { excludeTestServices: true })("CSV imports", (it) => {
       expect(empty.body.error.code).toBe("invalid_import_header")
       // None of these started a job.
       expect((yield* app.get("/imports")).body.items).toEqual([])
+    }))
+
+  it.effect("an unknown import id is 404 import_not_found, for its job and its errors", () =>
+    Effect.gen(function*() {
+      const app = yield* importingApp
+      for (const path of ["/imports/imp_unknown", "/imports/imp_unknown/errors"]) {
+        const answer = yield* app.get(path)
+        expect([answer.status, answer.body.error.code]).toEqual([404, "import_not_found"])
+      }
+    }))
+
+  it.effect("a body that breaks off after its header is 422 invalid_csv; the job failed with it", () =>
+    Effect.gen(function*() {
+      const app = yield* importingApp
+      const broken = gate()
+      async function* breaksOff() {
+        yield "external_id,email\nx-1,one@broken.example\n"
+        await broken.opened
+        throw new Error("connection reset")
+      }
+      const fiber = yield* Effect.fork(importOf(app.appId, breaksOff()))
+      yield* untilJob(app, (job) => job.status === "running")
+      broken.open()
+      const refused = yield* Effect.flip(Fiber.join(fiber))
+      expect(refused).toMatchObject({ code: "invalid_csv", status: 422 })
+      yield* untilJob(app, (job) => job.status === "failed")
+      expect((yield* app.get("/imports")).body.items[0]).toMatchObject({ status: "failed", error: { code: "invalid_csv" } })
+    }))
+
+  it.effect("a request that ends while its file is read leaves the job failed with error interrupted", () =>
+    Effect.gen(function*() {
+      const app = yield* importingApp
+      const never = gate()
+      async function* stalls() {
+        yield "external_id,email\nx-1,one@stalled.example\n"
+        await never.opened
+      }
+      const fiber = yield* Effect.fork(importOf(app.appId, stalls()))
+      yield* untilJob(app, (job) => job.status === "running")
+      yield* Fiber.interrupt(fiber)
+      const job = yield* untilJob(app, (job) => job.status === "failed")
+      expect(job.error).toEqual({ code: "interrupted", message: "The request ended before the file was read." })
     }))
 
   it.effect("a file over 100,000 rows stops there: 422 too_many_rows, the job failed", () =>

@@ -236,6 +236,39 @@ layer(Server, { excludeTestServices: true })("internal identity routes", (it) =>
       expect(unknownField.status).toBe(422)
     }))
 
+  it.effect("creates a Silicon in a Carbon's custody: 201 active, findable by its si: id; an Idempotency-Key retry answers the same", () =>
+    Effect.gen(function*() {
+      const api = yield* identities
+      const { carbon } = yield* carbonWithEmailAndPhone
+      const handle = freshHandle("robo")
+      const create = (body: Record<string, unknown>, key?: string) =>
+        call("/v1/internal/identities/silicons", {
+          method: "POST",
+          headers: { ...internal, "content-type": "application/json", ...(key === undefined ? {} : { "idempotency-key": key }) },
+          body: JSON.stringify(body)
+        })
+      const created = yield* create({ id: handle, display_name: " Robo ", custodian_uuid: carbon.uuid }, `silicon-${handle}`)
+      expect(created.status).toBe(201)
+      expect(created.body).toEqual({ uuid: expect.any(String), id: `si:${handle}`, kind: "silicon", display_name: "Robo", status: "active" })
+      const retried = yield* create({ id: handle, display_name: " Robo ", custodian_uuid: carbon.uuid }, `silicon-${handle}`)
+      expect(retried.body.uuid).toBe(created.body.uuid)
+      expect(yield* api.siliconById({ path: { id: `si:${handle}` } })).toEqual(created.body)
+      const custody = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ readonly custodian_uuid: string }>`SELECT custodian_uuid FROM silicons WHERE account_uuid = ${created.body.uuid}`)
+      expect(custody).toEqual([{ custodian_uuid: carbon.uuid }])
+
+      const taken = yield* create({ id: handle, display_name: "Again", custodian_uuid: carbon.uuid })
+      expect([taken.status, taken.body.error.code]).toEqual([409, "id_taken"])
+      const carbonId = yield* create({ id: `c:${freshHandle("c")}`, display_name: "C", custodian_uuid: carbon.uuid })
+      expect([carbonId.status, carbonId.body.error.code]).toEqual([422, "invalid_id"])
+      const badName = yield* create({ id: freshHandle("r"), display_name: " ", custodian_uuid: carbon.uuid })
+      expect(badName.body.error).toMatchObject({ code: "validation_failed", details: { fields: { display_name: expect.any(String) } } })
+      const noCustodian = yield* create({ id: freshHandle("r"), display_name: "R", custodian_uuid: "zzzzzzzz" })
+      expect([noCustodian.status, noCustodian.body.error.code]).toEqual([404, "account_not_found"])
+      const siliconCustodian = yield* create({ id: freshHandle("r"), display_name: "R", custodian_uuid: created.body.uuid })
+      expect(siliconCustodian.body.error.code).toBe("account_not_found")
+    }))
+
   it.effect("an address an app imported and nobody claimed: creating the Carbon finishes that import (same uuid)", () =>
     Effect.gen(function*() {
       const api = yield* identities
@@ -325,6 +358,10 @@ layer(Server, { excludeTestServices: true })("internal identity routes", (it) =>
       expect(taken._tag).toBe("IdTaken")
       expect(taken._tag === "IdTaken" && taken.details?.suggestions.length).toBeGreaterThan(0)
       expect((yield* Effect.flip(directory.createCarbon({ email, display_name: "Copy" })))._tag).toBe("EmailInUse")
+      const robot = yield* directory.createSilicon({ id: freshHandle("dir"), display_name: "Directory", custodian_uuid: carbon.uuid })
+      expect(robot).toMatchObject({ kind: "silicon", status: "active" })
+      const orphan = yield* Effect.flip(directory.createSilicon({ id: freshHandle("dir"), display_name: "D", custodian_uuid: silicon.uuid }))
+      expect(orphan._tag).toBe("AccountNotFound")
       const feed = yield* directory.changes({ limit: 1 })
       expect(feed.cursor).toEqual(expect.any(String))
       expect((yield* Effect.flip(directory.changes({ after: "nope" })))._tag).toBe("InvalidCursor")

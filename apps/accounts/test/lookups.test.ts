@@ -43,6 +43,7 @@ const freshMinute = freshWindow(60)
 layer(AccountsTest(), { excludeTestServices: true })("account lookups over HTTP", (it) => {
   it.effect("an app sees a member by uuid and by id through its membership's scopes", () =>
     Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
       const carbon = yield* createCarbon({ displayName: "Ada" })
       const withEmail = yield* memberApp(carbon.uuid, { scopes: ["profile", "email", "timezone"] })
       const profileOnly = yield* memberApp(carbon.uuid, { scopes: ["profile"] })
@@ -55,7 +56,7 @@ layer(AccountsTest(), { excludeTestServices: true })("account lookups over HTTP"
         kind: "carbon",
         id: `c:${carbon.handle}`,
         display_name: "Ada",
-        pfp_url: null,
+        pfp_url: `${url}/v1/photos/default/${carbon.uuid}`,
         updated_at: carbon.updated_at.toISOString(),
         version: 1,
         email: `${carbon.handle}@example.com`,
@@ -104,6 +105,7 @@ layer(AccountsTest(), { excludeTestServices: true })("account lookups over HTTP"
 
   it.effect("a signed-in account sees another's public summary, with a first-party or a developer token", () =>
     Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
       const other = yield* createCarbon({ displayName: "Grace" })
       const me = yield* createCarbon()
       const { accessToken } = yield* signInDirectly(me.uuid)
@@ -112,7 +114,7 @@ layer(AccountsTest(), { excludeTestServices: true })("account lookups over HTTP"
         kind: "carbon",
         id: `c:${other.handle}`,
         display_name: "Grace",
-        pfp_url: null,
+        pfp_url: `${url}/v1/photos/default/${other.uuid}`,
         status: "active"
       }
       expect((yield* callWithBearer("GET", `/v1/accounts/${other.uuid}`, accessToken)).body).toEqual(summary)

@@ -28,7 +28,8 @@ layer(AccountsTest(), { excludeTestServices: true })("GET and PATCH /v1/me", (it
         kind: "carbon",
         id: `c:${carbon.handle}`,
         display_name: "Grace",
-        pfp_url: null,
+        // No photo of its own: the default picture, on the service's origin.
+        pfp_url: `${(yield* AccountsUnderTest).url}/v1/photos/default/${carbon.uuid}`,
         dob: null,
         timezone: "UTC",
         status: "active",

@@ -3,8 +3,9 @@ import { Effect } from "effect"
 import sharp from "sharp"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { signedInCarbon } from "./support/contacts.ts"
-import { feedOf, memberApp } from "./support/events.ts"
+import { appBasic, feedOf, memberApp } from "./support/events.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { createSilicon } from "./support/silicons.ts"
 
 const image = (format: "png" | "jpeg" | "webp" | "gif", width = 16, height = 16) =>
   Effect.promise(() => sharp({ create: { width, height, channels: 3, background: "#3366cc" } }).toFormat(format).toBuffer())
@@ -51,8 +52,9 @@ layer(AccountsTest(), { excludeTestServices: true })("POST and DELETE /v1/me/pho
       expect(urls.size).toBe(4)
       // A replaced photo's URL names nothing any more.
       const [firstUrl] = urls
-      const gone = yield* served(firstUrl!)
+      const gone = yield* Effect.promise(() => fetchAnswer(firstUrl!))
       expect(gone.status).toBe(404)
+      expect(gone.body.error.code).toBe("photo_not_found")
     }))
 
   it.effect("the format comes from the bytes: a PNG sent as image/jpeg is 415 naming image/png; non-images are refused", () =>
@@ -76,7 +78,7 @@ layer(AccountsTest(), { excludeTestServices: true })("POST and DELETE /v1/me/pho
       expect(svg.status).toBe(415)
       const me = yield* Effect.flatMap(AccountsUnderTest, ({ url }) =>
         Effect.promise(() => fetchAnswer(`${url}/v1/me`, { headers: { authorization: `Bearer ${accessToken}` } })))
-      expect(me.body.pfp_url).toBeNull()
+      expect(me.body.pfp_url).toMatch(/\/v1\/photos\/default\/[A-Za-z0-9]+$/)
     }))
 
   it.effect("9000 px on a side is 422 image_too_large; 2 MB + 1 byte is 413 payload_too_large", () =>
@@ -125,17 +127,53 @@ layer(AccountsTest(), { excludeTestServices: true })("POST and DELETE /v1/me/pho
       const uploaded = yield* upload(accessToken, "image/png", yield* image("png"))
       const removed = yield* api.del("/v1/me/photo")
       expect(removed.status).toBe(200)
-      expect(removed.body.pfp_url).toBeNull()
+      const { url } = yield* AccountsUnderTest
+      expect(removed.body.pfp_url).toBe(`${url}/v1/photos/default/${carbon.uuid}`)
       expect((yield* served(uploaded.body.pfp_url)).status).toBe(404)
       const updates = (yield* feedOf(carbon.uuid, "account.updated")).filter((row) => row.receiver === `app:${app.appId}`)
       expect(updates.map((row) => row.body.data.changed)).toEqual([["pfp_url"], ["pfp_url"]])
       expect(updates[0]!.body.data.account.pfp_url).toBe(uploaded.body.pfp_url)
-      expect(updates[1]!.body.data.account.pfp_url).toBeNull()
+      expect(updates[1]!.body.data.account.pfp_url).toBe(removed.body.pfp_url)
 
       for (let n = 2; n <= 20; n++) expect((yield* upload(accessToken, "image/png", yield* image("png"))).status).toBe(200)
       const limited = yield* upload(accessToken, "image/png", yield* image("png"))
       expect(limited.status).toBe(429)
       expect(limited.body.error.code).toBe("rate_limited")
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
+    }))
+
+  it.effect("an account without a photo points at its default picture: an SVG drawn from the uuid, with caching headers", () =>
+    Effect.gen(function*() {
+      const { url } = yield* AccountsUnderTest
+      const { accessToken, api, carbon } = yield* signedInCarbon()
+      const defaultOf = (uuid: string) => `${url}/v1/photos/default/${uuid}`
+      // The own view, an app's view and a custodian's view of a Silicon (with its custodian's summary) name it.
+      expect((yield* api.get("/v1/me")).body.pfp_url).toBe(defaultOf(carbon.uuid))
+      const app = yield* memberApp(carbon.uuid)
+      const looked = yield* Effect.promise(() => fetchAnswer(`${url}/v1/accounts/${carbon.uuid}`, { headers: appBasic(app) }))
+      expect(looked.body.pfp_url).toBe(defaultOf(carbon.uuid))
+      const { silicon } = yield* createSilicon({ custodian: carbon })
+      const custodianView = yield* api.get(`/v1/me/silicons/${silicon.uuid}`)
+      expect(custodianView.body).toMatchObject({ pfp_url: defaultOf(silicon.uuid), custodian: { pfp_url: defaultOf(carbon.uuid) } })
+
+      const picture = yield* served(defaultOf(carbon.uuid))
+      expect(picture.status).toBe(200)
+      expect(picture.headers.get("content-type")).toBe("image/svg+xml")
+      expect(picture.headers.get("cache-control")).toBe("public, max-age=86400")
+      expect(picture.headers.get("cross-origin-resource-policy")).toBe("cross-origin")
+      expect(picture.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox")
+      expect(yield* Effect.promise(() => sharp(picture.bytes).metadata())).toMatchObject({ format: "svg", width: 256, height: 256 })
+      const again = yield* served(defaultOf(carbon.uuid))
+      expect(again.bytes.equals(picture.bytes)).toBe(true)
+      const etag = picture.headers.get("etag")!
+      expect((yield* served(defaultOf(carbon.uuid), { "if-none-match": etag })).status).toBe(304)
+      // Drawn from the uuid alone: any uuid-shaped value has one, so it tells nothing about which accounts exist.
+      expect((yield* served(defaultOf("zZ9q"))).status).toBe(200)
+      const notUuid = yield* Effect.promise(() => fetchAnswer(defaultOf("not-a-uuid")))
+      expect([notUuid.status, notUuid.body.error.code]).toEqual([404, "photo_not_found"])
+
+      // After an upload and a removal, the account points at its default picture again.
+      expect((yield* upload(accessToken, "image/png", yield* image("png"))).body.pfp_url).not.toBe(defaultOf(carbon.uuid))
+      expect((yield* api.del("/v1/me/photo")).body.pfp_url).toBe(defaultOf(carbon.uuid))
     }))
 })

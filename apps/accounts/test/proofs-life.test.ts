@@ -106,6 +106,18 @@ layer(AccountsTest(), { excludeTestServices: true })("the life of a proof", (it)
       expect(listed.body.items[0]).toMatchObject({ proof_id: proof.body.proof_id, status: "revoked", revoke_reason: "refresh_token_reuse" })
     }))
 
+  it.effect("a proof past its refresh lifetime is 410 proof_expired at refresh, and listed expired", () =>
+    Effect.gen(function*() {
+      const { issuer, proof } = yield* issued()
+      // 900 days (or its sign-in's end) are not waited for on the server's real clock: the proof is aged in the database.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE proofs SET refresh_expires_at = now() - interval '1 second' WHERE id = ${proof.body.proof_id}`.pipe(Effect.orDie)
+      const refreshed = yield* jsonCall("POST", "/v1/proofs/refresh", basicOf(issuer), { proof_refresh_token: proof.body.proof_refresh_token })
+      expect([refreshed.status, refreshed.body.error.code]).toEqual([410, "proof_expired"])
+      const listed = yield* jsonCall("GET", `/v1/apps/${issuer.appId}/proofs`, basicOf(issuer))
+      expect(listed.body.items[0]).toMatchObject({ proof_id: proof.body.proof_id, status: "expired" })
+    }))
+
   it.effect("an idempotent issue retry answers the identical proof", () =>
     Effect.gen(function*() {
       const issuer = yield* createApp()

@@ -171,6 +171,28 @@ layer(AccountsTest(), { excludeTestServices: true })("Key sign-in assertions at 
       expect(refusedWithInvalidGrant(answer)).toMatch(/deleted/)
     }))
 
+  it.effect("at POST /v1/silicons/login a good assertion signs in; one no live key of the Silicon signed is 401 invalid_assertion", () =>
+    Effect.gen(function*() {
+      const { silicon, key, url, claims } = yield* siliconWithKey
+      const login = (assertion: string) =>
+        Effect.promise(() =>
+          fetchAnswer(`${url}/v1/silicons/login`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ assertion, client_label: "cli" })
+          })
+        )
+      const good = yield* login(yield* sign(key.privateKey, claims()))
+      expect(good.status).toBe(200)
+      expect(good.body.account).toMatchObject({ uuid: silicon.uuid, kind: "silicon" })
+      const stranger = yield* newSiliconKey
+      for (const assertion of [yield* sign(stranger.privateKey, claims()), "not.a.jwt"]) {
+        const refused = yield* login(assertion)
+        expect([refused.status, refused.body.error.code]).toEqual([401, "invalid_assertion"])
+        expect(refused.headers.get("cache-control")).toBe("no-store")
+      }
+    }))
+
   it.effect("a JSON body works as a form does", () =>
     Effect.gen(function*() {
       const { key, url, claims } = yield* siliconWithKey

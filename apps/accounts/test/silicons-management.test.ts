@@ -3,7 +3,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import sharp from "sharp"
 import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { uniqueEmail } from "./support/addresses.ts"
 import { createCarbon } from "./support/carbons.ts"
+import { asAccount, withCodeTo } from "./support/contacts.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { expectRateLimited, freshWindow, spendWindow } from "./support/rateLimits.ts"
 import { signInDirectly } from "./support/signIn.ts"
@@ -202,6 +204,25 @@ layer(AccountsTest(), { excludeTestServices: true })("Silicons in custody", (it)
       expect([stale.status, stale.body.error.code]).toEqual([409, "transfer_stale"])
       const again = yield* send("POST", `/v1/me/custodian-requests/${transfer.body.id}/accept`, bobSession.accessToken)
       expect(again.body.error).toMatchObject({ code: "custodian_request_not_pending", details: { status: "cancelled" } })
+    }))
+
+  it.effect("a transfer to an email the custodian itself verifies later: accepting it is 409 already_custodian", () =>
+    Effect.gen(function*() {
+      const { carbon, token, uuid } = yield* custodianWithSilicon
+      const later = uniqueEmail("later")
+      const transfer = yield* send("POST", `/v1/me/silicons/${uuid}/transfer`, token, { to: later })
+      expect(transfer.status).toBe(201)
+      // The address no account held when the transfer was asked becomes the custodian's own.
+      const api = asAccount(token)
+      const sent = yield* withCodeTo(later, api.post("/v1/me/emails", { email: later }))
+      expect((yield* api.post("/v1/me/emails/verify", { challenge_id: sent.result.body.challenge_id, code: sent.code })).status).toBe(200)
+      const accepted = yield* send("POST", `/v1/me/custodian-requests/${transfer.body.id}/accept`, token)
+      expect([accepted.status, accepted.body.error.code]).toEqual([409, "already_custodian"])
+      // Nothing moved: the request still waits and custody stays.
+      expect((yield* send("GET", `/v1/me/silicons/${uuid}`, token)).body).toMatchObject({
+        custodian: { uuid: carbon.uuid },
+        pending_transfer: { id: transfer.body.id, status: "pending" }
+      })
     }))
 
   it.effect("transfer requests: 30 per hour per custodian, then 429 rate_limited", () =>

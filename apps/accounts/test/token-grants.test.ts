@@ -26,7 +26,7 @@ const greetingGrant = (grantType: string) =>
         id: "c:x",
         uuid: "u",
         display_name: "X",
-        pfp_url: null,
+        pfp_url: "https://accounts.test/v1/photos/default/u",
         dob: null,
         timezone: "UTC",
         status: "active",

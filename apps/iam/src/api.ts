@@ -4,8 +4,12 @@ import { ApplicationSessionsApi, OnBehalfOfApi } from "@platform/iam-app-api"
 import { ApplicationReviewsApi } from "./applications/AdminApi.ts"
 import { ApplicationCredentialsApi, ApplicationsApi } from "./applications/Api.ts"
 import { LoginApi, SignupApi } from "./login/Api.ts"
+import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
+import { InvitationsApi } from "./organizations/InvitationsApi.ts"
+import { OrganizationSiliconsApi } from "./organizations/SiliconsApi.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
+import { SiliconAuthApi } from "./silicon-auth/Api.ts"
 import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
@@ -18,6 +22,11 @@ export class IamApi extends withConventionErrors(
     .add(LoginApi)
     .add(SignupApi)
     .add(StepUpApi)
+    .add(OrganizationsApi)
+    .add(MembersApi)
+    .add(InvitationsApi)
+    .add(OrganizationSiliconsApi)
+    .add(SiliconAuthApi)
     .add(ApplicationsApi)
     .add(ApplicationCredentialsApi)
     .add(ApplicationReviewsApi)

@@ -7,11 +7,14 @@ import { VerificationMigration } from "@platform/verification-codes"
 import { ApplicationSessionsMigration } from "./application-sessions/ApplicationSessionsMigration.ts"
 import { ApplicationsMigration } from "./applications/ApplicationsMigration.ts"
 import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
+import { EventsMigration } from "./events/EventsMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
 import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
+import { OrganizationsMigration } from "./organizations/OrganizationsMigration.ts"
 import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
 import { PlatformAdminsMigration } from "./platform-admins/PlatformAdminsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
+import { SiliconCredentialsMigration } from "./silicon-auth/SiliconCredentialsMigration.ts"
 import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
 
 /**
@@ -31,7 +34,10 @@ export const iamMigrations: Migrations = {
   "0010_development_phone_codes": DevelopmentPhoneCodesMigration,
   "0011_step_up_tokens": StepUpTokensMigration,
   "0012_signup_sessions": SignupSessionsMigration,
-  "0013_platform_admins": PlatformAdminsMigration,
-  "0014_applications": ApplicationsMigration,
-  "0015_application_sessions": ApplicationSessionsMigration
+  "0013_iam_events": EventsMigration,
+  "0014_organizations": OrganizationsMigration,
+  "0015_silicon_credentials": SiliconCredentialsMigration,
+  "0016_platform_admins": PlatformAdminsMigration,
+  "0017_applications": ApplicationsMigration,
+  "0018_application_sessions": ApplicationSessionsMigration
 }

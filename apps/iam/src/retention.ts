@@ -1,3 +1,5 @@
+import { SqlClient } from "@effect/sql"
+import { makeFailureStreaks } from "@platform/rate-limit"
 import { now, periodicSweep } from "@platform/service"
 import { VerificationCodes, VerificationSweeperLive } from "@platform/verification-codes"
 import { Duration, Effect, Layer } from "effect"
@@ -8,14 +10,16 @@ import { iamVerificationPolicy } from "./challenges/policy.ts"
 import { CodeChallengesRepo } from "./challenges/CodeChallengesRepo.ts"
 import { SignupSessionsRepo } from "./login/SignupSessionsRepo.ts"
 import { DevelopmentPhoneCodes } from "./phone-verification/DevelopmentPhoneCodes.ts"
+import { SILICON_TOKEN_STREAKS } from "./silicon-auth/tokenStreaks.ts"
 import { StepUpTokensRepo } from "./step-up/StepUpTokensRepo.ts"
 
 /** Kept a day past their end, then deleted (spec 1's rhythm for codes; decisions.md, "Retention"). */
 const KEPT_AFTER_EXPIRY = Duration.days(1)
 
 /**
- * What the sweep deletes a day after expiry: code challenges, signup sessions, step-up tokens, development phone codes,
- * short-lived login tokens, on-behalf-of proofs and application access tokens.
+ * What the sweep deletes: code challenges, signup sessions, step-up tokens, development phone codes, short-lived
+ * login tokens, on-behalf-of proofs and application access tokens past a day after expiry, and Silicon wrong-token
+ * streaks a day after their last attempt and lock.
  */
 export const sweepExpired = Effect.gen(function*() {
   const cutoff = new Date((yield* now).getTime() - Duration.toMillis(KEPT_AFTER_EXPIRY))
@@ -26,6 +30,7 @@ export const sweepExpired = Effect.gen(function*() {
   yield* Effect.flatMap(ShortLivedTokensRepo, (repo) => repo.deleteExpiredBefore(cutoff))
   yield* Effect.flatMap(OnBehalfOfProofsRepo, (repo) => repo.deleteExpiredBefore(cutoff))
   yield* Effect.flatMap(ApplicationSessionsRepo, (repo) => repo.deleteAccessTokensExpiredBefore(cutoff))
+  yield* Effect.flatMap(SqlClient.SqlClient, (sql) => makeFailureStreaks(sql, SILICON_TOKEN_STREAKS).sweep(cutoff))
 })
 
 /** The stores the sweep deletes from. */

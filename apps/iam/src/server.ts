@@ -7,9 +7,11 @@ import { ApplicationReviewsLive } from "./applications/AdminHttp.ts"
 import { ApplicationCredentialsLive, ApplicationsLive } from "./applications/Http.ts"
 import { IamConfig } from "./config.ts"
 import { LoginLive, SignupLive } from "./login/Http.ts"
+import { OrganizationsLive } from "./organizations/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionRefreshLive, SessionsLive } from "./session-management/Http.ts"
+import { SiliconAuthLive } from "./silicon-auth/Http.ts"
 import { StepUpLive } from "./step-up/Http.ts"
 import { StepUpGuardLive } from "./step-up/StepUpGuardLive.ts"
 import { iamVersioning } from "./versions.ts"
@@ -26,6 +28,8 @@ export const IamHandlers = Layer.mergeAll(
   LoginLive,
   SignupLive,
   StepUpLive,
+  OrganizationsLive,
+  SiliconAuthLive,
   ApplicationsLive,
   ApplicationCredentialsLive,
   ApplicationReviewsLive,

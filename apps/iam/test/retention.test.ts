@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { TestDatabase } from "@platform/database"
+import { makeFailureStreaks } from "@platform/rate-limit"
 import { now } from "@platform/service"
 import { Duration, Effect, Layer, TestClock } from "effect"
 import { CodeChallengesRepo } from "../src/challenges/CodeChallengesRepo.ts"
@@ -8,6 +9,7 @@ import { SignupSessionsRepo } from "../src/login/SignupSessionsRepo.ts"
 import { iamMigrations } from "../src/migrations.ts"
 import { DevelopmentPhoneCodes } from "../src/phone-verification/DevelopmentPhoneCodes.ts"
 import { RetentionStoresLive, sweepExpired } from "../src/retention.ts"
+import { SILICON_TOKEN_STREAKS } from "../src/silicon-auth/tokenStreaks.ts"
 import { StepUpTokensRepo } from "../src/step-up/StepUpTokensRepo.ts"
 
 const RetentionTest = RetentionStoresLive.pipe(Layer.provideMerge(TestDatabase.layer(iamMigrations)))
@@ -65,5 +67,21 @@ layer(RetentionTest)("iam retention", (it) => {
       yield* TestClock.adjust(Duration.millis(1))
       yield* sweepExpired
       expect(yield* rowsLeft).toEqual([1, 1, 1, 1])
+    }))
+
+  it.effect("a Silicon's wrong-token streak goes a day after its last attempt", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* makeFailureStreaks(sql, SILICON_TOKEN_STREAKS).record("idle-silicon", false, yield* now)
+      const streaks = sql<{ readonly count: number }>`select count(*)::float8 as count from silicon_token_streaks`.pipe(
+        Effect.map((rows) => rows[0]?.count),
+        Effect.orDie
+      )
+      yield* TestClock.adjust(Duration.days(1))
+      yield* sweepExpired
+      expect(yield* streaks).toBe(1)
+      yield* TestClock.adjust(Duration.millis(1))
+      yield* sweepExpired
+      expect(yield* streaks).toBe(0)
     }))
 })

@@ -12,10 +12,20 @@ import {
   type PhoneInUse
 } from "./errors.ts"
 import { FakeAccounts, makeFakeAccounts } from "./fakeAccounts.ts"
-import type { CarbonIdentity, Identity, IdentityChanges, NewCarbonIdentity, SiliconIdentity } from "./Identity.ts"
+import type {
+  CarbonIdentity,
+  Identity,
+  IdentityChanges,
+  NewCarbonIdentity,
+  NewSiliconIdentity,
+  SiliconIdentity
+} from "./Identity.ts"
 
 /** Why creating a Carbon was refused (each as accounts answers it). */
 export type CreateCarbonRefusal = ValidationFailed | InvalidId | IdTaken | IdReserved | EmailInUse | PhoneInUse
+
+/** Why creating a Silicon was refused: its fields or id, or a custodian that is not an active Carbon (AccountNotFound). */
+export type CreateSiliconRefusal = ValidationFailed | InvalidId | IdTaken | IdReserved | AccountNotFound
 
 /** Accounts' identities as IAM sees them. Every method fails with AccountsUnavailable when accounts cannot answer. */
 export interface AccountsDirectoryService {
@@ -34,6 +44,11 @@ export interface AccountsDirectoryService {
     carbon: NewCarbonIdentity,
     options?: { readonly idempotencyKey?: string | undefined }
   ) => Effect.Effect<CarbonIdentity, CreateCarbonRefusal | AccountsUnavailable>
+  /** A new active Silicon in the custody of an active Carbon; `idempotencyKey` makes a retry replay the first answer. */
+  readonly createSilicon: (
+    silicon: NewSiliconIdentity,
+    options?: { readonly idempotencyKey?: string | undefined }
+  ) => Effect.Effect<SiliconIdentity, CreateSiliconRefusal | AccountsUnavailable>
   /** The accounts whose id, display name or status changed after `after` (absent: from the first), at most `limit` (1 to 200, default 50). */
   readonly changes: (
     request?: { readonly after?: string | undefined; readonly limit?: number | undefined }
@@ -96,6 +111,8 @@ export const makeAccountsDirectory = (options: AccountsDirectoryOptions) =>
       byUuid: (uuid) => asked(api.byUuid({ path: { uuid } })),
       createCarbon: (carbon, createOptions) =>
         asked(api.createCarbon({ payload: carbon, headers: { "idempotency-key": createOptions?.idempotencyKey } })),
+      createSilicon: (silicon, createOptions) =>
+        asked(api.createSilicon({ payload: silicon, headers: { "idempotency-key": createOptions?.idempotencyKey } })),
       changes: (request = {}) => asked(api.changes({ urlParams: { after: request.after, limit: request.limit } }))
     }
     return service

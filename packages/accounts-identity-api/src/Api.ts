@@ -2,13 +2,27 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platfor
 import { errorResponse, InvalidCursor, PageQueryFields, ValidationFailed } from "@platform/http"
 import { Schema } from "effect"
 import { AccountNotFound, EmailInUse, IdReserved, IdTaken, InvalidId, PhoneInUse } from "./errors.ts"
-import { CarbonIdentity, Identity, IdentityChanges, NewCarbonIdentity, PathSegment, SiliconIdentity } from "./Identity.ts"
+import {
+  CarbonIdentity,
+  Identity,
+  IdentityChanges,
+  NewCarbonIdentity,
+  NewSiliconIdentity,
+  PathSegment,
+  SiliconIdentity
+} from "./Identity.ts"
 import { InternalAuth } from "./InternalAuth.ts"
 
 const INTERNAL = "Internal (bearer ACCOUNTS_INTERNAL_TOKEN), for IAM."
 const ANY_STATUS = "Answered whatever the account's status: the caller refuses one that is not active."
 
 const notFound = errorResponse(AccountNotFound)
+
+const IdempotencyKeyHeader = Schema.Struct({
+  "idempotency-key": Schema.optional(
+    Schema.String.annotations({ description: "A key of the caller's choosing: a retry with it replays the first answer" })
+  )
+})
 
 export class InternalIdentitiesApi extends HttpApiGroup.make("internalIdentities")
   .add(
@@ -92,11 +106,7 @@ export class InternalIdentitiesApi extends HttpApiGroup.make("internalIdentities
   .add(
     HttpApiEndpoint.post("createCarbon", "/v1/internal/identities/carbons")
       .setPayload(NewCarbonIdentity)
-      .setHeaders(Schema.Struct({
-        "idempotency-key": Schema.optional(
-          Schema.String.annotations({ description: "A key of the caller's choosing: a retry with it replays the first answer" })
-        )
-      }))
+      .setHeaders(IdempotencyKeyHeader)
       .addSuccess(CarbonIdentity, { status: 201 })
       .addError(errorResponse(ValidationFailed))
       .addError(errorResponse(InvalidId))
@@ -113,6 +123,26 @@ export class InternalIdentitiesApi extends HttpApiGroup.make("internalIdentities
           "email_in_use or phone_in_use. An address an app imported and nobody claimed yet finishes that import: the " +
           "imported account (its uuid) becomes this Carbon. Unknown fields 422. No event is recorded (spec 1 has no " +
           "account creation event). With Idempotency-Key, a retry answers what the first request did."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createSilicon", "/v1/internal/identities/silicons")
+      .setPayload(NewSiliconIdentity)
+      .setHeaders(IdempotencyKeyHeader)
+      .addSuccess(SiliconIdentity, { status: 201 })
+      .addError(errorResponse(ValidationFailed))
+      .addError(errorResponse(InvalidId))
+      .addError(errorResponse(IdTaken))
+      .addError(errorResponse(IdReserved))
+      .addError(notFound)
+      .annotate(
+        OpenApi.Description,
+        `${INTERNAL} A new active Silicon in the custody of the Carbon named by custodian_uuid, as a custodian's ` +
+          "POST /v1/me/silicons makes one: the same id and field rules (an id taken 409 id_taken with suggestions, " +
+          "reserved 409 id_reserved, malformed 422 invalid_id; bad fields 422 validation_failed) and an STK " +
+          "generated and kept as a hash, never shown (the custodian rotates it in accounts to have one). A custodian " +
+          "that is not an active Carbon is 404 account_not_found. Unknown fields 422. With Idempotency-Key, a retry " +
+          "answers what the first request did."
       )
   )
   .middleware(InternalAuth)

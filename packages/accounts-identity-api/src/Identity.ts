@@ -52,6 +52,19 @@ export const NewCarbonIdentity = strict(Schema.Struct({
 })).annotations({ identifier: "NewCarbonIdentity" })
 export type NewCarbonIdentity = typeof NewCarbonIdentity.Type
 
+/** A Silicon to create with a Carbon as its custodian (IAM: a Silicon made in an organization). */
+export const NewSiliconIdentity = strict(Schema.Struct({
+  id: Schema.String.pipe(Schema.maxLength(64)).annotations({ description: "si:<handle> or a bare handle" }),
+  display_name: Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: "1 to 100 characters" }),
+  custodian_uuid: Schema.String.pipe(Schema.maxLength(100)).annotations({
+    description: "The uuid of the active Carbon who becomes its custodian"
+  }),
+  timezone: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(64)).annotations({ description: "IANA time zone name; default UTC" })
+  )
+})).annotations({ identifier: "NewSiliconIdentity" })
+export type NewSiliconIdentity = typeof NewSiliconIdentity.Type
+
 export const IdentityChange = Schema.Struct({
   cursor: Schema.String.annotations({ description: "This change's position; pass it as after to read what follows" }),
   uuid: Schema.String,

@@ -48,6 +48,27 @@ const invalidField = (field: string, problem: string) =>
 
 const notFound = () => new AccountNotFound({ message: "No account answers to this." })
 
+const checkedDisplayName = (input: string) => {
+  const displayName = input.trim()
+  return displayName.length < 1 || displayName.length > 100
+    ? Effect.fail(invalidField("display_name", "must be 1 to 100 characters"))
+    : Effect.succeed(displayName)
+}
+
+/** A well-formed id of `kind` that no account holds. */
+const freeId = (identities: ReadonlyArray<Identity>, kind: Identity["kind"], wanted: string, serial: number) => {
+  const parsed = parseId(wanted, kind)
+  if (parsed === undefined || parsed.kind !== kind) return Effect.fail(invalidId(wanted))
+  return identities.some((held) => held.id === parsed.id)
+    ? Effect.fail(
+      new IdTaken({
+        message: `The id ${parsed.id} is taken.`,
+        details: { suggestions: [`${parsed.id}${serial}`, `${parsed.id}_${serial}`] }
+      })
+    )
+    : Effect.succeed(parsed)
+}
+
 const changed = (before: Identity | undefined, after: Identity) =>
   before !== undefined &&
   (before.id !== after.id || before.display_name !== after.display_name || before.status !== after.status)
@@ -109,10 +130,7 @@ export const makeFakeAccounts = (initial: ReadonlyArray<Identity>) =>
           if ((email === undefined) === (phone === undefined)) {
             return yield* invalidField("email", "or phone: send exactly one")
           }
-          const displayName = carbon.display_name.trim()
-          if (displayName.length < 1 || displayName.length > 100) {
-            return yield* invalidField("display_name", "must be 1 to 100 characters")
-          }
+          const displayName = yield* checkedDisplayName(carbon.display_name)
           const carbons = current.identities.filter((identity): identity is CarbonIdentity => identity.kind === "carbon")
           if (email !== undefined && carbons.some((held) => held.verified_emails.includes(email))) {
             return yield* new EmailInUse({ message: "This email address is verified on another account." })
@@ -122,14 +140,7 @@ export const makeFakeAccounts = (initial: ReadonlyArray<Identity>) =>
           }
           const serial = current.created + 1
           const wanted = carbon.id ?? `c:${displayName.toLowerCase().replace(/[^a-z0-9]+/g, "").slice(0, 20) || "user"}${serial}`
-          const parsed = parseId(wanted, "carbon")
-          if (parsed === undefined || parsed.kind !== "carbon") return yield* invalidId(wanted)
-          if (carbons.some((held) => held.id === parsed.id)) {
-            return yield* new IdTaken({
-              message: `The id ${parsed.id} is taken.`,
-              details: { suggestions: [`${parsed.id}${serial}`, `${parsed.id}_${serial}`] }
-            })
-          }
+          const parsed = yield* freeId(current.identities, "carbon", wanted, serial)
           const made: CarbonIdentity = {
             uuid: `fake${serial}`,
             id: parsed.id,
@@ -139,6 +150,20 @@ export const makeFakeAccounts = (initial: ReadonlyArray<Identity>) =>
             verified_emails: email === undefined ? [] : [email],
             verified_phones: phone === undefined ? [] : [phone]
           }
+          yield* Ref.update(state, (latest) => ({ ...latest, identities: [...latest.identities, made], created: serial }))
+          return made
+        }),
+      createSilicon: (silicon) =>
+        Effect.gen(function*() {
+          const current = yield* available
+          const displayName = yield* checkedDisplayName(silicon.display_name)
+          const custodian = current.identities.find((held) => held.uuid === silicon.custodian_uuid)
+          if (custodian === undefined || custodian.kind !== "carbon" || custodian.status !== "active") {
+            return yield* new AccountNotFound({ message: "The custodian is not an active Carbon." })
+          }
+          const serial = current.created + 1
+          const parsed = yield* freeId(current.identities, "silicon", silicon.id, serial)
+          const made: SiliconIdentity = { uuid: `fake${serial}`, id: parsed.id, kind: "silicon", display_name: displayName, status: "active" }
           yield* Ref.update(state, (latest) => ({ ...latest, identities: [...latest.identities, made], created: serial }))
           return made
         }),

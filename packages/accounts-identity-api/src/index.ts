@@ -3,6 +3,7 @@ export {
   type AccountsDirectoryService,
   AccountsDirectory,
   type CreateCarbonRefusal,
+  type CreateSiliconRefusal,
   makeAccountsDirectory
 } from "./AccountsDirectory.ts"
 export { AccountsIdentityApi, InternalIdentitiesApi } from "./Api.ts"
@@ -29,6 +30,7 @@ export {
   IdentityChanges,
   IdentityStatus,
   NewCarbonIdentity,
+  NewSiliconIdentity,
   SiliconIdentity
 } from "./Identity.ts"
 export { InternalAuth, internalTokenRefusals } from "./InternalAuth.ts"

@@ -42,6 +42,13 @@ layer(AccountsDirectory.fake([ada, robo]))("AccountsDirectory.fake", (it) => {
       expect((yield* Effect.flip(directory.createCarbon({ email: "new@example.com", id: "c:ada", display_name: "A" })))._tag)
         .toBe("IdTaken")
       expect((yield* Effect.flip(directory.createCarbon({ display_name: "None" })))._tag).toBe("ValidationFailed")
+      const robot = yield* directory.createSilicon({ id: "robot", display_name: "Robot", custodian_uuid: made.uuid })
+      expect(robot).toMatchObject({ id: "si:robot", kind: "silicon", status: "active" })
+      expect(yield* directory.siliconById("si:robot")).toEqual(robot)
+      expect((yield* Effect.flip(directory.createSilicon({ id: "robot", display_name: "R", custodian_uuid: made.uuid })))._tag)
+        .toBe("IdTaken")
+      expect((yield* Effect.flip(directory.createSilicon({ id: "other", display_name: "R", custodian_uuid: "S1" })))._tag)
+        .toBe("AccountNotFound")
 
       const start = (yield* directory.changes()).cursor
       yield* fake.put({ ...ada, status: "deleted", id: null })

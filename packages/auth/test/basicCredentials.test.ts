@@ -19,6 +19,12 @@ describe("parseBasic (RFC 6749 §2.3.1)", () => {
     expect(parseBasic(basic("app:se:cret"))).toEqual({ clientId: "app", secret: "se:cret" })
   })
 
+  it("splits at the last colon when asked, so an unencoded colon stays in the id", () => {
+    expect(parseBasic(basic("si:robot:stk-0f"), "last")).toEqual({ clientId: "si:robot", secret: "stk-0f" })
+    expect(parseBasic(basic("si%3Arobot:stk-0f"), "last")).toEqual({ clientId: "si:robot", secret: "stk-0f" })
+    expect(parseBasic(basic("si:robot:"), "last")).toEqual({ clientId: "si:robot", secret: "" })
+  })
+
   it("refuses another scheme, no colon, an empty id and a broken percent-encoding", () => {
     expect(parseBasic("Bearer abc")).toBeUndefined()
     expect(parseBasic("Basic")).toBeUndefined()

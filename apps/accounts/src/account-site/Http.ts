@@ -74,7 +74,7 @@ export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", 
     const waitingRequests = (carbon: CarbonRow) =>
       Effect.map(
         requests.listIncoming(carbon.uuid, Option.some("pending"), LIST_LIMIT, Option.none()),
-        (rows) => rows.map(custodianRequest)
+        (rows) => rows.map((row) => custodianRequest(row, config.publicUrl))
       )
 
     /** The request a typed code names, counted against the Carbon's look-up window like GET /v1/device/{user_code}. */

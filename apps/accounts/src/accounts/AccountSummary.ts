@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { accountIdOf, AccountStatus } from "./AccountRow.ts"
+import { PFP_URL_DESCRIPTION, pfpUrlOf } from "./pfpUrl.ts"
 
 /** An account named inside another record (a Silicon's custodian, a request's from and to). */
 export const AccountSummary = Schema.Struct({
@@ -7,7 +8,7 @@ export const AccountSummary = Schema.Struct({
   kind: Schema.Literal("carbon", "silicon"),
   id: Schema.NullOr(Schema.String).annotations({ description: "c: or si: form; null once a deleted Silicon's id was freed" }),
   display_name: Schema.String,
-  pfp_url: Schema.NullOr(Schema.String),
+  pfp_url: Schema.String.annotations({ description: PFP_URL_DESCRIPTION }),
   status: AccountStatus
 }).annotations({ identifier: "AccountSummary" })
 export type AccountSummary = typeof AccountSummary.Type
@@ -23,12 +24,13 @@ export const SummaryRow = Schema.Struct({
 })
 export type SummaryRow = typeof SummaryRow.Type
 
-export const accountSummary = (row: SummaryRow): AccountSummary => ({
+/** `publicUrl`: the service's public origin, where an account without a photo finds its default picture. */
+export const accountSummary = (row: SummaryRow, publicUrl: string): AccountSummary => ({
   uuid: row.uuid,
   kind: row.kind,
   id: accountIdOf(row),
   display_name: row.display_name,
-  pfp_url: row.pfp_url,
+  pfp_url: pfpUrlOf(publicUrl, row),
   status: row.status
 })
 

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { type AccountRow, AccountStatus, type CarbonRow } from "./AccountRow.ts"
 import { formatAccountId } from "./AccountId.ts"
 import { AccountSummary } from "./AccountSummary.ts"
+import { PFP_URL_DESCRIPTION, pfpUrlOf } from "./pfpUrl.ts"
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
 
@@ -9,7 +10,7 @@ const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with mi
 export const SharedMeFields = {
   uuid: Schema.String,
   display_name: Schema.String,
-  pfp_url: Schema.NullOr(Schema.String),
+  pfp_url: Schema.String.annotations({ description: PFP_URL_DESCRIPTION }),
   dob: Schema.NullOr(Schema.String.annotations({ description: "YYYY-MM-DD" })),
   timezone: Schema.String.annotations({ description: "IANA time zone name" }),
   status: AccountStatus,
@@ -18,10 +19,11 @@ export const SharedMeFields = {
   version: Schema.Int
 }
 
-export const sharedMeFields = (row: AccountRow) => ({
+/** `publicUrl`: the service's public origin, where an account without a photo finds its default picture. */
+export const sharedMeFields = (row: AccountRow, publicUrl: string) => ({
   uuid: row.uuid,
   display_name: row.display_name,
-  pfp_url: row.pfp_url,
+  pfp_url: pfpUrlOf(publicUrl, row),
   dob: row.dob,
   timezone: row.timezone,
   status: row.status,
@@ -41,8 +43,8 @@ export const CarbonMe = Schema.Struct({
 }).annotations({ identifier: "CarbonMe" })
 export type CarbonMe = typeof CarbonMe.Type
 
-export const carbonMe = (row: CarbonRow): CarbonMe => ({
-  ...sharedMeFields(row),
+export const carbonMe = (row: CarbonRow, publicUrl: string): CarbonMe => ({
+  ...sharedMeFields(row, publicUrl),
   kind: "carbon",
   id: formatAccountId({ kind: "carbon", handle: row.handle })
 })

@@ -3,6 +3,7 @@ import { rowsDecoder } from "@platform/database"
 import { Effect, Option } from "effect"
 import { publishSignedOut, removeAppAccess } from "../events/membershipChanges.ts"
 import { type MyAppPosition, MyAppRow } from "./MyApp.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 const decodeRows = rowsDecoder(MyAppRow)
 
@@ -18,6 +19,7 @@ export type AccessChange = "done" | "no_membership"
 export class AppAccessRepo extends Effect.Service<AppAccessRepo>()("accounts/AppAccessRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
 
     const list = (accountUuid: string, limit: number, after: Option.Option<typeof MyAppPosition.Type>) => {
       const position = Option.match(after, {
@@ -43,7 +45,7 @@ export class AppAccessRepo extends Effect.Service<AppAccessRepo>()("accounts/App
     const remove = (accountUuid: string, appId: string, at: Date): Effect.Effect<AccessChange> =>
       sql.withTransaction(Effect.gen(function*() {
         if (!(yield* hasMembership(accountUuid, appId))) return "no_membership" as const
-        yield* removeAppAccess(sql, { appId, accountUuid, at })
+        yield* removeAppAccess(events, { appId, accountUuid, at })
         return "done" as const
       })).pipe(Effect.orDie)
 
@@ -63,7 +65,7 @@ export class AppAccessRepo extends Effect.Service<AppAccessRepo>()("accounts/App
           RETURNING id
         `
         const signinIds = revoked.map((row) => row.id)
-        yield* publishSignedOut(sql, { accountUuid, signinIds, reason, at })
+        yield* publishSignedOut(events, { accountUuid, signinIds, reason, at })
         return Option.some(signinIds.length)
       })).pipe(Effect.orDie)
 

@@ -14,6 +14,7 @@ import { AppSourceConflict } from "../apps/errors.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
 import { InternalAuthLive } from "../auth/InternalAuth.ts"
+import { AccountsConfig } from "../config.ts"
 
 const unknownApp = (appId: string) => new UnknownApp({ message: `No app has the id ${JSON.stringify(appId)}.` })
 
@@ -25,17 +26,18 @@ const loadApp = (apps: AppsRepo, appId: string) => Effect.flatMap(apps.findWithS
 const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
+    const { publicUrl } = yield* AccountsConfig
     const configs = yield* SigninConfigUpdate
     // The middleware found the app a moment ago; gone since is a defect, not a 404 the route declares.
     const managedApp = Effect.flatMap(CurrentAppManager, (manager) =>
       loadApp(apps, manager.appId).pipe(Effect.catchTag("UnknownApp", Effect.die)))
     return handlers
-      .handle("get", () => Effect.map(managedApp, appRecord))
+      .handle("get", () => Effect.map(managedApp, (app) => appRecord(app, publicUrl)))
       .handle("updateSigninConfig", ({ payload }) =>
         Effect.gen(function*() {
           const manager = yield* CurrentAppManager
           yield* configs.update(manager.appId, payload, manager.kind === "author" ? manager.account.uuid : `app:${manager.appId}`)
-          return appRecord(yield* managedApp)
+          return appRecord(yield* managedApp, publicUrl)
         }))
   })).pipe(Layer.provide([AppsRepo.Default, SigninConfigUpdate.Default, AppOrAuthorLive]))
 
@@ -77,6 +79,7 @@ const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (handlers) 
 const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
+    const { publicUrl } = yield* AccountsConfig
     return handlers.handle("sync", ({ path, payload }) =>
       Effect.gen(function*() {
         const write = yield* registryAppWrite(path.app_id, payload)
@@ -86,7 +89,7 @@ const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (hand
         }
         // Synced a moment ago: gone since is a defect, not a 404 the route declares.
         const app = yield* loadApp(apps, path.app_id).pipe(Effect.catchTag("UnknownApp", Effect.die))
-        return { app: appRecord(app), created: synced.created }
+        return { app: appRecord(app, publicUrl), created: synced.created }
       }))
   })).pipe(Layer.provide([AccountsRepo.Default, AppsRepo.Default, InternalAuthLive]))
 

@@ -69,14 +69,14 @@ export const AppRecord = Schema.Struct({
 }).annotations({ identifier: "App" })
 export type AppRecord = typeof AppRecord.Type
 
-export const appRecord = (row: AppStatsRow): AppRecord => ({
+export const appRecord = (row: AppStatsRow, publicUrl: string): AppRecord => ({
   app_id: row.app_id,
   name: row.name,
   description: row.description,
   homepage_url: row.homepage_url,
   logo_url: row.logo_url,
   logo_dark_url: row.logo_dark_url,
-  owner: row.owner === null ? null : accountSummary(row.owner),
+  owner: row.owner === null ? null : accountSummary(row.owner, publicUrl),
   status: row.status,
   source: row.source,
   created_at: row.created_at.toISOString(),

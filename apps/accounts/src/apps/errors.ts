@@ -34,11 +34,6 @@ export class UnknownApp extends ApiError<UnknownApp>()("UnknownApp", {
   status: 404
 }) {}
 
-export class InvalidAppId extends ApiError<InvalidAppId>()("InvalidAppId", {
-  code: "invalid_app_id",
-  status: 422
-}) {}
-
 /** The registry syncs an app id that an app of another source (fake, first-party) holds here. */
 export class AppSourceConflict extends ApiError<AppSourceConflict>()("AppSourceConflict", {
   code: "app_source_conflict",

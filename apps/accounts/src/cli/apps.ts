@@ -4,6 +4,7 @@ import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { appRecord, IdTokenSigningAlg } from "../apps/AppRecord.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { createFakeApp } from "../apps/FakeApps.ts"
+import { AccountsConfig, AccountsConfigLive } from "../config.ts"
 import { AccountsDatabaseLive } from "../layers.ts"
 
 const appId = Options.text("app-id").pipe(Options.withDescription("3 to 30 characters of a-z 0-9 - _"))
@@ -36,7 +37,10 @@ const create = Command.make("create", { appId, name, redirectUri, owner, scopeFi
         : [],
       ...(options.idTokenAlg._tag === "Some" ? { idTokenSignedResponseAlg: options.idTokenAlg.value } : {})
     })
-    yield* Console.log(JSON.stringify({ app: appRecord(created.app), app_secret: created.secret }))
-  }).pipe(Effect.provide(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default).pipe(Layer.provideMerge(AccountsDatabaseLive)))))
+    const { publicUrl } = yield* AccountsConfig
+    yield* Console.log(JSON.stringify({ app: appRecord(created.app, publicUrl), app_secret: created.secret }))
+  }).pipe(
+    Effect.provide(Layer.mergeAll(AppsRepo.Default, AccountsRepo.Default, AccountsConfigLive).pipe(Layer.provideMerge(AccountsDatabaseLive)))
+  ))
 
 export const appsCommand = Command.make("apps").pipe(Command.withSubcommands([create]))

@@ -2,6 +2,7 @@ import { Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { carbonMe } from "../accounts/Me.ts"
+import { AccountsConfig, AccountsConfigLive } from "../config.ts"
 import { AccountsDatabaseLive } from "../layers.ts"
 
 const email = Options.text("email").pipe(Options.withDescription("Email address, recorded as verified"))
@@ -22,7 +23,8 @@ const create = Command.make("create", { email, phone, id, displayName }, (option
       email: options.email,
       phone: Option.getOrUndefined(options.phone)
     })
-    yield* Console.log(JSON.stringify(carbonMe(carbon)))
-  }).pipe(Effect.provide(AccountsRepo.Default.pipe(Layer.provide(AccountsDatabaseLive)))))
+    const { publicUrl } = yield* AccountsConfig
+    yield* Console.log(JSON.stringify(carbonMe(carbon, publicUrl)))
+  }).pipe(Effect.provide(Layer.merge(AccountsRepo.Default.pipe(Layer.provide(AccountsDatabaseLive)), AccountsConfigLive))))
 
 export const carbonsCommand = Command.make("carbons").pipe(Command.withSubcommands([create]))

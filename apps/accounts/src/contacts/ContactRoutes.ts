@@ -1,6 +1,5 @@
 import { clientAddress, noStore, type PageQuery, pageOf, pageRequest } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { type ContactChannel, VerificationCodes } from "@platform/verification-codes"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
@@ -12,6 +11,7 @@ import { ofChannel } from "./channelErrors.ts"
 import { reportingProfileChanges } from "../events/profileChanges.ts"
 import { contactOf, ContactPosition } from "./Contact.ts"
 import { addCodeMessage, addPurpose, addsPerAccount, addsPerIp, verificationChannelOf } from "./policy.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 const alreadyVerifiedHere = (channel: ContactChannel) =>
   channel === "email"
@@ -34,10 +34,10 @@ export const makeContactRoutes = <C extends ContactChannel>(channel: C) =>
     const carbon = Effect.provideService(requireCarbon, AccountsRepo, accounts)
     const purposeFor = (accountUuid: string) => addPurpose(channel, accountUuid)
     const message = addCodeMessage(channel)
-    const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
     /** A change that may move the primary address, with the account.updated it causes. */
     const reported = <A, E>(accountUuid: string, change: Effect.Effect<A, E>) =>
-      reportingProfileChanges(sql, accountUuid, change).pipe(Effect.catchTag("SqlError", Effect.die))
+      reportingProfileChanges(events, accountUuid, change).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const list = (query: PageQuery) =>
       Effect.gen(function*() {

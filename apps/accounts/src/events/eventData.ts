@@ -38,15 +38,23 @@ export const visibleChanges = (
     : changed.filter((field) => fieldVisible(field, kind, new Set(audience.scopes)))
 
 /** The account as this audience sees it: the app's view by scope, or every field of its own (no membership). */
-export const accountView = (row: AppAccountRow, audience: EventAudience): AppAccount | Omit<AppAccount, "membership_id"> => {
-  if (audience.kind === "app") return appAccount(row, audience.appId, audience.scopes.join(" "))
-  const { membership_id: _membership, ...own } = appAccount(row, "", OWN_SCOPES)
+export const accountView = (
+  row: AppAccountRow,
+  audience: EventAudience,
+  publicUrl: string
+): AppAccount | Omit<AppAccount, "membership_id"> => {
+  if (audience.kind === "app") return appAccount(row, audience.appId, audience.scopes.join(" "), publicUrl)
+  const { membership_id: _membership, ...own } = appAccount(row, "", OWN_SCOPES, publicUrl)
   return own
 }
 
-/** What the event's writer knows beyond the row: the previous custodian's id, for `silicon.custodian.accepted`. */
+/**
+ * What the event's writer knows beyond the row: the previous custodian's id, for `silicon.custodian.accepted`,
+ * and the public origin, where an account without a photo has its default picture.
+ */
 export interface EventContext {
   readonly previousCustodianId: string | null
+  readonly publicUrl: string
 }
 
 /**
@@ -66,7 +74,7 @@ export const eventDataFor = (
   switch (event.type) {
     case "account.updated": {
       const changed = visibleChanges(event.changed, row.kind, audience)
-      return changed.length === 0 ? undefined : { ...base, changed, account: accountView(row, audience) }
+      return changed.length === 0 ? undefined : { ...base, changed, account: accountView(row, audience, context.publicUrl) }
     }
     case "account.id_changed":
       return { ...base, kind: row.kind, old_id: event.oldId, new_id: event.newId }

@@ -1,6 +1,6 @@
-import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
+import type { EventWriter } from "./EventWriter.ts"
 import { publishEvent } from "./publishEvent.ts"
 
 /**
@@ -9,16 +9,17 @@ import { publishEvent } from "./publishEvent.ts"
  * sign-out does not end the membership.
  */
 export const publishSignedOut = (
-  sql: SqlClient.SqlClient,
+  events: EventWriter,
   input: { readonly accountUuid: string; readonly signinIds: ReadonlyArray<string>; readonly reason: string; readonly at: Date }
 ): Effect.Effect<void, SqlError> =>
   Effect.gen(function*() {
+    const { sql } = events
     if (input.signinIds.length === 0) return
     const apps = yield* sql<{ readonly app_id: string }>`
       SELECT DISTINCT app_id FROM app_signins WHERE signin_id IN ${sql.in(input.signinIds)} ORDER BY app_id
     `
     for (const { app_id } of apps) {
-      yield* publishEvent(sql, {
+      yield* publishEvent(events, {
         type: "membership.signed_out",
         appId: app_id,
         reason: input.reason,
@@ -36,10 +37,11 @@ export const publishSignedOut = (
  * /v1/me/apps/{app_id} comes with a later issue).
  */
 export const removeAppAccess = (
-  sql: SqlClient.SqlClient,
+  events: EventWriter,
   input: { readonly appId: string; readonly accountUuid: string; readonly at: Date }
 ): Effect.Effect<boolean, SqlError> =>
   Effect.gen(function*() {
+    const { sql } = events
     const removed = yield* sql`
       UPDATE memberships SET status = 'access_removed'
       WHERE app_id = ${input.appId} AND account_uuid = ${input.accountUuid} AND status <> 'access_removed'
@@ -51,7 +53,7 @@ export const removeAppAccess = (
       WHERE account_uuid = ${input.accountUuid} AND revoked_at IS NULL
         AND id IN (SELECT signin_id FROM app_signins WHERE app_id = ${input.appId})
     `
-    yield* publishEvent(sql, {
+    yield* publishEvent(events, {
       type: "membership.access_removed",
       appId: input.appId,
       accountUuid: input.accountUuid,

@@ -4,6 +4,7 @@ import { rowsDecoder } from "@platform/database"
 import { now } from "@platform/service"
 import { Effect, Schema } from "effect"
 import { PROFILE_FIELDS } from "./AccountEvent.ts"
+import type { EventWriter } from "./EventWriter.ts"
 import { publishEvent } from "./publishEvent.ts"
 
 /** The values behind the fields `account.updated` reports, as comparable text. */
@@ -40,20 +41,20 @@ const snapshot = (sql: SqlClient.SqlClient, accountUuid: string) =>
  * Database failures: the transaction's own SqlError (begin, commit) is left to the caller, as `sql.withTransaction` does.
  */
 export const reportingProfileChanges = <A, E, R>(
-  sql: SqlClient.SqlClient,
+  events: EventWriter,
   accountUuid: string,
   change: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | SqlError, R> =>
-  sql.withTransaction(Effect.gen(function*() {
-    const before = yield* snapshot(sql, accountUuid)
+  events.sql.withTransaction(Effect.gen(function*() {
+    const before = yield* snapshot(events.sql, accountUuid)
     const result = yield* change
-    const after = yield* snapshot(sql, accountUuid)
+    const after = yield* snapshot(events.sql, accountUuid)
     if (before !== undefined && after !== undefined) {
       const changed = PROFILE_FIELDS.filter((field) => before[field] !== after[field])
       if (changed.length > 0) {
         // When the change moved updated_at, the event happened then (apps order by it); contact changes do not move it.
         const occurredAt = after.updated_at.getTime() !== before.updated_at.getTime() ? after.updated_at : yield* now
-        yield* Effect.orDie(publishEvent(sql, { type: "account.updated", changed, accountUuid, occurredAt }))
+        yield* Effect.orDie(publishEvent(events, { type: "account.updated", changed, accountUuid, occurredAt }))
       }
     }
     return result

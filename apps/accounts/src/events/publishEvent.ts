@@ -8,6 +8,7 @@ import { APP_ACCOUNT_COLUMNS, AppAccountRow, appAccountJoins } from "../oauth/Ap
 import type { AccountEvent, ProfileField } from "./AccountEvent.ts"
 import { type EventAudience, type EventContext, envelope, eventDataFor, visibleChanges } from "./eventData.ts"
 import { type AppEventKind, choiceTakes, DEFAULT_UPDATES, type UpdateChoice, UpdateName } from "./updateNames.ts"
+import type { EventWriter } from "./EventWriter.ts"
 import { WebhookDeliveries, webhookReceiver } from "./webhookDeliveries.ts"
 
 export const newEventId = () => randomToken("evt_", 16)
@@ -63,7 +64,7 @@ const choiceOf = (subscription: SubscriptionColumns): UpdateChoice | undefined =
  * Database failures: SqlError is left to that caller, whose transaction ends with it.
  */
 export const publishEvent = (
-  sql: SqlClient.SqlClient,
+  { publicUrl, sql }: EventWriter,
   event: AccountEvent
 ): Effect.Effect<void, SqlError> =>
   Effect.gen(function*() {
@@ -77,7 +78,8 @@ export const publishEvent = (
     if (subject === undefined) return yield* Effect.dieMessage(`event ${event.type} about an unknown account`)
     const { own_webhook, previous_custodian_handle, ...row } = subject
     const context: EventContext = {
-      previousCustodianId: previous_custodian_handle === null ? null : `c:${previous_custodian_handle}`
+      previousCustodianId: previous_custodian_handle === null ? null : `c:${previous_custodian_handle}`,
+      publicUrl
     }
     const sourceId = newEventId()
     const ownData = eventDataFor(event, row, { kind: "account" }, context)

@@ -45,6 +45,7 @@ import {
   UnsupportedResponseType
 } from "./errors.ts"
 import { FlowResponse, ProviderStartResponse } from "./FlowView.ts"
+import { takesPhoto } from "../profile/Api.ts"
 
 const FlowPath = Schema.Struct({ id: Schema.String })
 const ProviderPath = Schema.Struct({ id: Schema.String, provider: Schema.String.annotations({ description: "idp_a" }) })
@@ -173,6 +174,16 @@ export class FlowsApi extends HttpApiGroup.make("flows")
       .addError(errorResponse(PhoneInUse))
       .addError(errorResponse(IdentityInUse))
       .addError(errorResponse(RequirementsMissing))
+  )
+  .add(
+    takesPhoto(move("signupPhoto", "/signup/photo"))
+      .addError(errorResponse(SignupNotBound))
+      .addError(errorResponse(SignupExpired))
+      .addError(errorResponse(SignupAlreadyCompleted))
+      .annotate(
+        OpenApi.Description,
+        "At the signup step, with the sa_signup cookie: the photo of the account to be made, from the image's raw bytes and media type, checked and cleaned as POST /v1/me/photo does (PNG, JPEG, WebP or GIF; 2,097,152 bytes, 8192 px a side, 50 megapixels; metadata removed). flow.signup.pfp_url then names it, and the account the sign-up makes takes it as its photo. A new upload replaces the previous one. 20 uploads per hour per sign-up (429 rate_limited with Retry-After)."
+      )
   )
   .add(
     HttpApiEndpoint.post("provider", "/v1/flows/:id/providers/:provider")

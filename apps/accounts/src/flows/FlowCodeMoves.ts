@@ -22,10 +22,7 @@ import {
   FlowInvalidRequest,
   IdentityInUse,
   MethodNotEnabledForMove,
-  SignupAlreadyCompleted,
-  SignupExpired,
-  SignupNotAllowed,
-  SignupNotBound
+  SignupNotAllowed
 } from "./errors.ts"
 import { BROWSER_SESSION_LIFETIME } from "./BrowserSessions.ts"
 import { type CookieToSet, domainAllowed, FlowCore, type FlowCookies, type Loaded } from "./FlowCore.ts"
@@ -34,6 +31,8 @@ import { LinkedIdentities } from "../providers/LinkedIdentities.ts"
 import { reportingProfileChanges } from "../events/profileChanges.ts"
 import { SIGNUP_COOKIE, SignupSessions } from "./SignupSessions.ts"
 import { CarbonSignups } from "../imports/CarbonSignups.ts"
+import { Photos } from "../profile/Photos.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 const sentCode = (channel: ContactField, destination: string, challenge: VerificationChallenge): SentCode => ({
   challenge_id: challenge.challenge_id,
@@ -74,7 +73,9 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     const carbonSignups = yield* CarbonSignups
     const limiter = yield* RateLimiter
     const identities = yield* LinkedIdentities
+    const photos = yield* Photos
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
 
     const purposeOf = (flowId: string) => `flow:${flowId}`
     const detailPurposeOf = (flowId: string) => `flow_detail:${flowId}`
@@ -168,17 +169,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         const loaded = yield* core.load(id, cookies)
         const started = (yield* core.expectStep(loaded, ["signup"])).signup
         const state = loaded.row.state
-        const found = cookies.signup === undefined ? Option.none() : yield* signups.findByCookie(cookies.signup)
-        if (Option.isNone(found) || found.value.id !== started.id) {
-          return yield* new SignupNotBound({ message: "This sign-up belongs to another browser.", hint: "Verify the address again." })
-        }
-        if (found.value.completed_at !== null) {
-          return yield* new SignupAlreadyCompleted({ message: "This sign-up has made its account already." })
-        }
-        if (found.value.expires_at.getTime() <= loaded.at.getTime()) {
-          return yield* new SignupExpired({ message: "This sign-up has expired.", hint: "Verify the address again." })
-        }
-        const session = found.value
+        const session = yield* signups.bound(started.id, cookies.signup, loaded.at)
         const carbon = yield* sql.withTransaction(Effect.gen(function*() {
           const made = yield* carbonSignups.create({
             id: input.id,
@@ -198,9 +189,10 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
               })
             }
           }
+          yield* photos.adoptSignupPhoto(session.id, made.uuid)
           return made
         })).pipe(Effect.catchTag("SqlError", Effect.die))
-        yield* signups.complete(found.value.id, carbon.uuid, loaded.at)
+        yield* signups.complete(session.id, carbon.uuid, loaded.at)
         const clear: CookieToSet = { name: SIGNUP_COOKIE, value: "", maxAge: Duration.zero }
         return yield* signedIn(loaded, carbon.uuid, [clear])
       })
@@ -223,7 +215,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
             validateDob(value, loaded.at),
             (problem) => new ValidationFailed({ message: "The date of birth is not valid.", details: { fields: { value: problem } } })
           )
-          yield* reportingProfileChanges(sql, uuid, accounts.updateProfile(uuid, { dob })).pipe(Effect.catchTag("SqlError", Effect.die))
+          yield* reportingProfileChanges(events, uuid, accounts.updateProfile(uuid, { dob })).pipe(Effect.catchTag("SqlError", Effect.die))
           return yield* core.commit(loaded, state)
         }
         if (field !== "email" && field !== "phone") {
@@ -254,7 +246,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
         if (sent === null || sent.field !== field) return yield* Effect.fail(noCodeSent())
         yield* codes.verify({ challengeId: sent.challenge_id, purpose: detailPurposeOf(id), code })
         yield* reportingProfileChanges(
-          sql,
+          events,
           step.account.uuid,
           contacts.verifyPendingContact(step.account.uuid, sent.field, sent.destination)
         ).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -269,6 +261,7 @@ export class FlowCodeMoves extends Effect.Service<FlowCodeMoves>()("accounts/Flo
     SignupSessions.Default,
     CarbonSignups.Default,
     LinkedIdentities.Default,
+    Photos.Default,
     AccountsRepo.Default,
     ContactsRepo.Default
   ]

@@ -38,6 +38,8 @@ export const SignupStarted = Schema.Struct({
   provider: Schema.NullOr(Schema.String),
   provider_pfp_url: Schema.NullOr(Schema.String),
   display_name: Schema.NullOr(Schema.String),
+  /** The photo uploaded during this sign-up, which the new account takes (absent in flows stored before sign-up photos). */
+  pfp_url: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   /** An app imported this address: the sign-up finishes that import (absent in flows stored before imports). */
   imported: Schema.optionalWith(
     Schema.NullOr(Schema.Struct({ account_uuid: Schema.String, app_id: Schema.String, name: Schema.String })),

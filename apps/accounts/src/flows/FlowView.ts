@@ -53,7 +53,9 @@ export const FlowView = Schema.Struct({
     id: Schema.NullOr(Schema.String),
     timezone: Schema.String,
     dob: Schema.NullOr(Schema.String),
-    pfp_url: Schema.NullOr(Schema.String),
+    pfp_url: Schema.NullOr(Schema.String).annotations({
+      description: "the photo uploaded for the account to be made (POST .../signup/photo); null until one is"
+    }),
     email: Schema.NullOr(Schema.String).annotations({ description: "masked" }),
     phone: Schema.NullOr(Schema.String).annotations({ description: "masked" }),
     provider: Schema.NullOr(Schema.String),

@@ -8,6 +8,8 @@ import { FlowCodeMoves } from "./FlowCodeMoves.ts"
 import type { Moved } from "./FlowCore.ts"
 import { FlowEngine } from "./FlowEngine.ts"
 import { FlowProviderMoves } from "./FlowProviderMoves.ts"
+import { FlowSignupPhoto } from "./FlowSignupPhoto.ts"
+import { requestMediaType } from "../profile/requestMediaType.ts"
 import { answerMoved, readFlowCookies } from "./flowCookies.ts"
 import { flowCreationsPerIp } from "./flowLimits.ts"
 import { AuthorizeLive } from "./AuthorizeHttp.ts"
@@ -23,6 +25,7 @@ const HostedFlowLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
     const engine = yield* FlowEngine
     const codeMoves = yield* FlowCodeMoves
     const providerMoves = yield* FlowProviderMoves
+    const signupPhoto = yield* FlowSignupPhoto
     const limiter = yield* RateLimiter
     const settings = { production: config.environment === "production" }
     const cookies = readFlowCookies(settings)
@@ -67,6 +70,11 @@ const HostedFlowLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
           yield* post
           return yield* answer(yield* codeMoves.signup(path.id, yield* cookies, payload))
         }), toTheEnd)
+      .handle("signupPhoto", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* post
+          return yield* answer(yield* signupPhoto.upload(path.id, yield* cookies, yield* requestMediaType, payload))
+        }))
       .handle("provider", ({ path }) =>
         Effect.gen(function*() {
           yield* post
@@ -92,7 +100,7 @@ const HostedFlowLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
         Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.review(path.id, c)), answer)))
       .handle("cancel", ({ path }) =>
         Effect.zipRight(post, Effect.flatMap(Effect.flatMap(cookies, (c) => engine.cancel(path.id, c)), answer)))
-  })).pipe(Layer.provide([FlowCodeMoves.Default, FlowProviderMoves.Default, FlowEngine.Default]))
+  })).pipe(Layer.provide([FlowCodeMoves.Default, FlowProviderMoves.Default, FlowEngine.Default, FlowSignupPhoto.Default]))
 
 /** The flows area: the hosted flow, /authorize that starts it, its pages' forms, and the providers' callbacks. */
 export const FlowsLive = Layer.mergeAll(HostedFlowLive, AuthorizeLive, SigninPagesLive, ProvidersLive)

@@ -52,7 +52,7 @@ export const fromLegacy = (step: LegacyStepName, flat: LegacyFlowState): Either.
     case "verify_code":
       return flat.challenge === null ? missing(step, "challenge") : at(Step.verify_code({ challenge: flat.challenge }))
     case "signup":
-      return flat.signup === null ? missing(step, "signup") : at(Step.signup({ signup: { ...flat.signup, imported: null } }))
+      return flat.signup === null ? missing(step, "signup") : at(Step.signup({ signup: { ...flat.signup, pfp_url: null, imported: null } }))
     case "details": {
       const page = flat.pages[flat.page_index]
       if (account === null) return missing(step, "account")

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
 import { Duration, Effect, Option, Schema } from "effect"
 import type { CookieToSet } from "./FlowCore.ts"
+import { SignupAlreadyCompleted, SignupExpired, SignupNotBound } from "./errors.ts"
 import { type ContactField, type FlowState, Step } from "./FlowState.ts"
 import { rowsDecoder } from "@platform/database"
 import { ImportClaims } from "../imports/ImportClaims.ts"
@@ -83,6 +84,7 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
               expires_at: signup.expiresAt.toISOString(),
               provider: provider?.provider ?? null,
               provider_pfp_url: provider?.pfpUrl ?? null,
+              pfp_url: null,
               display_name: provider?.displayName ?? Option.getOrNull(Option.map(pending, (found) => found.display_name)),
               imported: Option.getOrNull(Option.map(pending, (found) => ({
                 account_uuid: found.account_uuid,
@@ -101,6 +103,29 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
         WHERE cookie_hash = ${sha256Hex(cookie)}
       `.pipe(Effect.orDie, Effect.flatMap(decodeRows), Effect.map((rows) => Option.fromNullable(rows[0])))
 
+    /**
+     * The sign-up session `started` (the flow's) when this browser's sa_signup cookie holds it, it made
+     * no account yet and its 48 hours have not passed.
+     */
+    const bound = (
+      started: string,
+      cookie: string | undefined,
+      at: Date
+    ): Effect.Effect<SignupRow, SignupNotBound | SignupAlreadyCompleted | SignupExpired> =>
+      Effect.gen(function*() {
+        const found = cookie === undefined ? Option.none() : yield* findByCookie(cookie)
+        if (Option.isNone(found) || found.value.id !== started) {
+          return yield* new SignupNotBound({ message: "This sign-up belongs to another browser.", hint: "Verify the address again." })
+        }
+        if (found.value.completed_at !== null) {
+          return yield* new SignupAlreadyCompleted({ message: "This sign-up has made its account already." })
+        }
+        if (found.value.expires_at.getTime() <= at.getTime()) {
+          return yield* new SignupExpired({ message: "This sign-up has expired.", hint: "Verify the address again." })
+        }
+        return found.value
+      })
+
     /** Marks the session used by its new account; false when it was used already. */
     const complete = (id: string, accountUuid: string, at: Date): Effect.Effect<boolean> =>
       sql`
@@ -115,7 +140,7 @@ export class SignupSessions extends Effect.Service<SignupSessions>()("accounts/S
         DELETE FROM signup_sessions WHERE expires_at < ${before} OR completed_at < ${before} RETURNING 1
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length))
 
-    return { start, enter, findByCookie, complete, sweep } as const
+    return { start, enter, findByCookie, bound, complete, sweep } as const
   }),
   dependencies: [ImportClaims.Default]
 }) {}

@@ -15,6 +15,7 @@ import type { FlowRow } from "./FlowRow.ts"
 import { type SentCode, type SignupStarted, Step, type StepOf } from "./FlowState.ts"
 import { flowAppOf, type FlowView } from "./FlowView.ts"
 import { Memberships } from "./Memberships.ts"
+import { AccountsConfig } from "../config.ts"
 
 const LABELS: Readonly<Record<DetailName, string>> = {
   email: "Email address",
@@ -44,6 +45,7 @@ export const makeFlowRendering = Effect.gen(function*() {
   const accounts = yield* AccountsRepo
   const contacts = yield* ContactsRepo
   const memberships = yield* Memberships
+  const { publicUrl } = yield* AccountsConfig
 
   const valuesOf = (account: AccountRow): Effect.Effect<DetailValues> =>
     Effect.gen(function*() {
@@ -107,7 +109,7 @@ export const makeFlowRendering = Effect.gen(function*() {
         id: null,
         timezone: state.timezone ?? "UTC",
         dob: null,
-        pfp_url: null,
+        pfp_url: signup.pfp_url,
         email: signup.channel === "email" ? maskEmail(signup.destination) : null,
         phone: signup.channel === "phone" ? maskPhone(signup.destination) : null,
         provider: signup.provider,
@@ -132,7 +134,7 @@ export const makeFlowRendering = Effect.gen(function*() {
         expires_at: row.expires_at.toISOString(),
         app: flowAppOf(app, app.signin_config),
         methods: enabledMethods(app.signin_config).filter(methodOffered(registry, app)),
-        signed_in_as: Option.getOrNull(Option.map(account, accountSummary)),
+        signed_in_as: Option.getOrNull(Option.map(account, (row) => accountSummary(row, publicUrl))),
         challenge: shown.challenge,
         signup: shown.signup,
         details: shown.details,

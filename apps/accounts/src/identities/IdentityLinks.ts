@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import { sha256Hex } from "@platform/crypto"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
 import { now } from "@platform/service"
@@ -19,6 +18,7 @@ import type { ProviderIdentity, ProviderName } from "../providers/ProviderAnswer
 import { type ExternalProvider, providerCallbackUrl, ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import type { IdentityLinkRow, LinkFailureCode, LinkOutcome } from "./IdentityLink.ts"
 import { IdentityLinksRepo } from "./IdentityLinksRepo.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 /** Spec 1, Limits: "Connect an external provider: 30 per hour per account". */
 const linksPerAccount: RateLimitRule = {
@@ -51,7 +51,7 @@ export class IdentityLinks extends Effect.Service<IdentityLinks>()("accounts/Ide
     const contacts = yield* ContactsRepo
     const signins = yield* SigninsRepo
     const limiter = yield* RateLimiter
-    const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
 
     /** The account site's own app: its provider settings (managed, by default) choose the client. */
     const siteApp = Effect.map(apps.find(FIRST_PARTY_APP_ID), Option.getOrThrow)
@@ -96,7 +96,7 @@ export class IdentityLinks extends Effect.Service<IdentityLinks>()("accounts/Ide
     /** The identity joins the account, with its verified email; all or nothing. */
     const linkIdentity = (link: IdentityLinkRow, identity: ProviderIdentity, at: Date) =>
       reportingProfileChanges(
-        sql,
+        events,
         link.account_uuid,
         Effect.gen(function*() {
           const owner = yield* identities.ownerOf(link.provider, identity.subject)

@@ -12,6 +12,9 @@ import { validationFailed } from "../accounts/NewCarbon.ts"
 import { AccountsApi } from "../api.ts"
 import { InternalAuthLive } from "../auth/InternalAuth.ts"
 import { CarbonSignups } from "../imports/CarbonSignups.ts"
+import { AccountsConfig } from "../config.ts"
+import { Custody } from "../silicons/Custody.ts"
+import { newSiliconInput, outboundPolicy } from "../silicons/newSiliconInput.ts"
 import { formatPosition, readPosition } from "../stream/StreamCursor.ts"
 import { IdentityChangesRepo } from "./IdentityChangesRepo.ts"
 import { identityFields, IdentityViews, siliconIdentity } from "./IdentityViews.ts"
@@ -48,6 +51,8 @@ export const InternalIdentitiesLive = HttpApiBuilder.group(AccountsApi, "interna
     const views = yield* IdentityViews
     const signups = yield* CarbonSignups
     const changes = yield* IdentityChangesRepo
+    const custody = yield* Custody
+    const webhooks = outboundPolicy(yield* AccountsConfig)
 
     const carbonWithVerified = (channel: ContactChannel, address: string) =>
       contacts.findByVerifiedContact(channel, address).pipe(
@@ -86,6 +91,21 @@ export const InternalIdentitiesLive = HttpApiBuilder.group(AccountsApi, "interna
           const row = yield* accounts.findByUuid(made.uuid).pipe(Effect.flatMap(found(made.uuid)), Effect.orDie)
           return yield* views.carbon(row)
         }))
+      .handle("createSilicon", ({ payload }) =>
+        Effect.gen(function*() {
+          const custodian = yield* accounts.findByUuid(payload.custodian_uuid).pipe(
+            Effect.flatMap(found("this custodian uuid")),
+            Effect.flatMap(ofKind("carbon", "this custodian uuid"))
+          )
+          if (custodian.status !== "active") return yield* notFound("this custodian uuid")
+          // The custodian's own creation (POST /v1/me/silicons): its STK is generated and never shown here.
+          const { input } = yield* newSiliconInput(
+            { id: payload.id, display_name: payload.display_name, timezone: payload.timezone },
+            webhooks
+          )
+          const created = yield* custody.createInCustody(custodian.uuid, input)
+          return siliconIdentity(created.silicon)
+        }))
       .handle("changes", ({ urlParams }) =>
         Effect.gen(function*() {
           const after = urlParams.after === undefined
@@ -110,6 +130,7 @@ export const InternalIdentitiesLive = HttpApiBuilder.group(AccountsApi, "interna
       IdentityViews.Default,
       CarbonSignups.Default,
       IdentityChangesRepo.Default,
+      Custody.Default,
       InternalAuthLive
     ])
   )

@@ -6,6 +6,7 @@ import { accountSummary } from "../accounts/AccountSummary.ts"
 import { AccountNotFound, InvalidUuid } from "../accounts/errors.ts"
 import { isUuidShaped } from "../accounts/uuidPermutation.ts"
 import { AccountsApi } from "../api.ts"
+import { AccountsConfig } from "../config.ts"
 import { appAccount } from "../oauth/AppAccount.ts"
 import { InvalidIdInPath } from "./errors.ts"
 import { CurrentLookupCaller, LookupCallerAuthLive } from "./LookupCaller.ts"
@@ -25,6 +26,7 @@ export const LookupsLive = HttpApiBuilder.group(AccountsApi, "lookups", (handler
   Effect.gen(function*() {
     const limiter = yield* RateLimiter
     const lookups = yield* LookupsRepo
+    const { publicUrl } = yield* AccountsConfig
 
     /** Counts the caller's lookup, then reads the account the caller may see. */
     const lookUp = <E>(key: Effect.Effect<LookupKey, E>) =>
@@ -35,11 +37,11 @@ export const LookupsLive = HttpApiBuilder.group(AccountsApi, "lookups", (handler
         if (caller.kind === "app") {
           const member = yield* lookups.forApp(caller.appId, named)
           if (Option.isNone(member)) return yield* Effect.fail(notFound())
-          return appAccount(member.value, caller.appId, member.value.scopes.join(" "))
+          return appAccount(member.value, caller.appId, member.value.scopes.join(" "), publicUrl)
         }
         const summary = yield* lookups.forAccount(named)
         if (Option.isNone(summary)) return yield* Effect.fail(notFound())
-        return accountSummary(summary.value)
+        return accountSummary(summary.value, publicUrl)
       })
 
     return handlers

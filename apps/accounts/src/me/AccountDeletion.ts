@@ -12,6 +12,7 @@ import { IdChangesRepo } from "../profile/IdChangesRepo.ts"
 import { CustodianRequestsRepo } from "../silicons/CustodianRequestsRepo.ts"
 import { SiliconsRepo } from "../silicons/SiliconsRepo.ts"
 import { AccountDeletionRepo } from "./AccountDeletionRepo.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 const notConfirmed = () =>
   new ValidationFailed({
@@ -26,6 +27,7 @@ const notConfirmed = () =>
 export class AccountDeletion extends Effect.Service<AccountDeletion>()("accounts/AccountDeletion", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
     const repo = yield* AccountDeletionRepo
     const changes = yield* IdChangesRepo
     const ids = yield* IdsRepo
@@ -45,7 +47,7 @@ export class AccountDeletion extends Effect.Service<AccountDeletion>()("accounts
           if (current?.handle == null) return
           const handle = current.handle
           // Everything that reads the Carbon's summary (events, its Silicons' ends) runs before it loses its id.
-          yield* publishEvent(sql, { type: "account.deleted", accountUuid: carbon.uuid, occurredAt: at, id: `c:${handle}` })
+          yield* publishEvent(events, { type: "account.deleted", accountUuid: carbon.uuid, occurredAt: at, id: `c:${handle}` })
           for (const silicon of yield* repo.siliconsInCustody(carbon.uuid)) yield* silicons.end(silicon, "deleted", at)
           for (const request of yield* repo.requestsAddressedTo(carbon.uuid)) {
             if (request.kind === "initial") {

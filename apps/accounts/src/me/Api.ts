@@ -1,11 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, MaxBodyBytes, RateLimited, strict, TimeBudgetMillis } from "@platform/http"
+import { errorResponse, RateLimited, strict } from "@platform/http"
 import { Schema } from "effect"
 import { IdReserved, IdTaken, InvalidId } from "../accounts/errors.ts"
 import { CarbonOnly } from "../auth/errors.ts"
-import { PhotoUpload } from "../profile/Api.ts"
-import { ImageTooLarge, InvalidImage } from "../profile/errors.ts"
-import { PHOTO_MAX_BYTES, PHOTO_TIME_BUDGET_MILLIS } from "../profile/photoImage.ts"
+import { takesPhoto } from "../profile/Api.ts"
 import { DobImmutable } from "../silicons/errors.ts"
 import { AccountMe } from "../accounts/Me.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
@@ -60,14 +58,8 @@ export class MeApi extends HttpApiGroup.make("me")
       )
   )
   .add(
-    HttpApiEndpoint.post("uploadPhoto", "/v1/me/photo")
-      .setPayload(PhotoUpload)
+    takesPhoto(HttpApiEndpoint.post("uploadPhoto", "/v1/me/photo"))
       .addSuccess(AccountMe)
-      .addError(errorResponse(InvalidImage))
-      .addError(errorResponse(ImageTooLarge))
-      .addError(errorResponse(RateLimited))
-      .annotate(MaxBodyBytes, PHOTO_MAX_BYTES)
-      .annotate(TimeBudgetMillis, PHOTO_TIME_BUDGET_MILLIS)
       .annotate(
         OpenApi.Description,
         "Sets the caller's photo from the image's raw bytes, sent with its media type (PNG, JPEG, WebP or GIF; 2,097,152 bytes, 8192 px a side, 50 megapixels). The format is read from the bytes: bytes of another format than the Content-Type are 415 unsupported_media_type naming the right one. The image is re-encoded without its metadata (EXIF, XMP, ICC) and served at a new URL of its own, which pfp_url then names. 20 uploads per hour. Apps hear account.updated."
@@ -76,7 +68,7 @@ export class MeApi extends HttpApiGroup.make("me")
   .add(
     HttpApiEndpoint.del("deletePhoto", "/v1/me/photo")
       .addSuccess(AccountMe)
-      .annotate(OpenApi.Description, "Removes the caller's photo: pfp_url becomes null and the old photo URL answers 404. Apps hear account.updated.")
+      .annotate(OpenApi.Description, "Removes the caller's photo: pfp_url becomes the account's default picture (`/v1/photos/default/{uuid}`) and the old photo URL answers 404. Apps hear account.updated.")
   )
   .middleware(AccountAuth)
   .annotate(OpenApi.Title, "Account")

@@ -1,5 +1,4 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { ValidationFailed } from "@platform/http"
 import { Effect, Either, Layer } from "effect"
 import { AccountsRepo, type ProfileChanges } from "../accounts/AccountsRepo.ts"
@@ -18,6 +17,7 @@ import { Photos } from "../profile/Photos.ts"
 import { requestMediaType } from "../profile/requestMediaType.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
 import { AccountDeletion } from "./AccountDeletion.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 /** Every bad field at once, as `details.fields`; otherwise the normalized changes. */
 const validateChanges = (
@@ -48,7 +48,7 @@ const validateChanges = (
 export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* AccountsRepo
-    const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
     const views = yield* MeViews
     const idChanges = yield* IdChanges
     const photos = yield* Photos
@@ -66,7 +66,7 @@ export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
             current.kind === "silicon" ? { ...payload, dob: undefined } : payload,
             yield* now
           )
-          yield* reportingProfileChanges(sql, account.uuid, accounts.updateProfile(account.uuid, changes)).pipe(
+          yield* reportingProfileChanges(events, account.uuid, accounts.updateProfile(account.uuid, changes)).pipe(
             Effect.catchTag("SqlError", Effect.die)
           )
           return yield* views.load(account.uuid)

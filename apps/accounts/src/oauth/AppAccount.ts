@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { accountIdOf } from "../accounts/AccountRow.ts"
+import { PFP_URL_DESCRIPTION, pfpUrlOf } from "../accounts/pfpUrl.ts"
 import type { AppAccountRow } from "./AppAccountsRepo.ts"
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
@@ -11,7 +12,7 @@ export const AppAccount = Schema.Struct({
   kind: Schema.Literal("carbon", "silicon"),
   id: Schema.NullOr(Schema.String),
   display_name: Schema.String,
-  pfp_url: Schema.NullOr(Schema.String),
+  pfp_url: Schema.String.annotations({ description: PFP_URL_DESCRIPTION }),
   updated_at: Timestamp,
   version: Schema.Int,
   custodian: Schema.optional(
@@ -30,8 +31,11 @@ export const scopeSet = (scope: string): ReadonlySet<string> => new Set(scope.sp
 
 export const membershipId = (appId: string, accountUuid: string) => `${appId}:${accountUuid}`
 
-/** Profile fields always; the others only for their granted scope (Silicons never carry email or phone). */
-export const appAccount = (row: AppAccountRow, appId: string, scope: string): AppAccount => {
+/**
+ * Profile fields always; the others only for their granted scope (Silicons never carry email or phone).
+ * `publicUrl`: the service's public origin, where an account without a photo finds its default picture.
+ */
+export const appAccount = (row: AppAccountRow, appId: string, scope: string, publicUrl: string): AppAccount => {
   const scopes = scopeSet(scope)
   const carbon = row.kind === "carbon"
   return {
@@ -40,7 +44,7 @@ export const appAccount = (row: AppAccountRow, appId: string, scope: string): Ap
     kind: row.kind,
     id: accountIdOf(row),
     display_name: row.display_name,
-    pfp_url: row.pfp_url,
+    pfp_url: pfpUrlOf(publicUrl, row),
     updated_at: row.updated_at.toISOString(),
     version: row.version,
     ...(carbon ? {} : {

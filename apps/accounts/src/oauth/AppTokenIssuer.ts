@@ -7,6 +7,7 @@ import type { AppGrant } from "./AppSigninsRepo.ts"
 import type { AppTokenResponse } from "./AppTokenResponse.ts"
 import { IdTokens } from "./IdTokens.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
+import { AccountsConfig } from "../config.ts"
 
 /** What an app's Token response is made from. */
 export interface AppTokenInput {
@@ -22,6 +23,7 @@ const wantsIdToken = (grant: AppGrant) => scopeSet(grant.scope).has("openid")
 
 /** The response around tokens already made; an id token only for scope openid. */
 const appTokenResponse = (
+  publicUrl: string,
   input: AppTokenInput,
   access: { readonly token: string; readonly expiresIn: number },
   idToken: string | undefined
@@ -34,7 +36,7 @@ const appTokenResponse = (
   scope: input.grant.scope,
   ...(idToken === undefined ? {} : { id_token: idToken }),
   membership_id: membershipId(input.grant.app_id, input.signin.account_uuid),
-  account: appAccount(input.account, input.grant.app_id, input.grant.scope)
+  account: appAccount(input.account, input.grant.app_id, input.grant.scope, publicUrl)
 })
 
 /** Turns an app sign-in into the app's Token response: audience and client the app, the granted scopes. */
@@ -43,6 +45,7 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
     const tokens = yield* AccessTokens
     const idTokens = yield* IdTokens
     const apps = yield* AppsRepo
+    const { publicUrl } = yield* AccountsConfig
 
     const respond = (input: AppTokenInput): Effect.Effect<AppTokenResponse> =>
       Effect.gen(function*() {
@@ -66,7 +69,7 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
             alg: yield* apps.idTokenAlgOf(grant.app_id)
           })
           : undefined
-        return appTokenResponse(input, access, idToken)
+        return appTokenResponse(publicUrl, input, access, idToken)
       })
 
     return { respond } as const
@@ -75,13 +78,15 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
 }) {
   /**
    * Unsigned tokens naming the sign-in (`test-access-token:<signin id>`, `test-id-token:<signin id>`), so a
-   * grant's rules are tested without signing keys or settings; the response around them is the real one.
+   * grant's rules are tested without signing keys or settings (the public origin is `https://accounts.test`);
+   * the response around them is the real one.
    */
   static Test = Layer.succeed(
     this,
     this.make({
       respond: (input) =>
         Effect.succeed(appTokenResponse(
+          "https://accounts.test",
           input,
           { token: `test-access-token:${input.signin.id}`, expiresIn: Duration.toSeconds(ACCESS_TOKEN_LIFETIME) },
           wantsIdToken(input.grant) ? `test-id-token:${input.signin.id}` : undefined

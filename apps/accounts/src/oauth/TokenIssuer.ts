@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { type AccountRow, isCarbonRow } from "../accounts/AccountRow.ts"
 import { carbonMe } from "../accounts/Me.ts"
 import { MeViews } from "../accounts/MeViews.ts"
+import { AccountsConfig } from "../config.ts"
 import { AccessTokens, FIRST_PARTY_CLIENT_ID } from "./AccessTokens.ts"
 import { membershipId } from "./AppAccount.ts"
 import type { SigninMethod, SigninRow } from "./Signin.ts"
@@ -18,6 +19,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
     const tokens = yield* AccessTokens
     const signins = yield* SigninsRepo
     const views = yield* MeViews
+    const { publicUrl } = yield* AccountsConfig
 
     /**
      * The Token response for a sign-in. A Carbon's row read by the caller (the rotation reads
@@ -26,7 +28,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("accounts/TokenIs
     const respond = (signin: SigninRow, refreshToken: string, now: Date, row: Option.Option<AccountRow> = Option.none()) =>
       Effect.gen(function*() {
         const account = Option.isSome(row) && isCarbonRow(row.value)
-          ? carbonMe(row.value)
+          ? carbonMe(row.value, publicUrl)
           : yield* views.load(signin.account_uuid)
         const scope = account.kind === "silicon" ? SILICON_FIRST_PARTY_SCOPE : FIRST_PARTY_SCOPE
         const access = yield* tokens.issue({

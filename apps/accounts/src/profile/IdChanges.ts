@@ -7,6 +7,7 @@ import { IdReserved, InvalidId } from "../accounts/errors.ts"
 import { IdsRepo } from "../accounts/IdsRepo.ts"
 import { publishEvent } from "../events/publishEvent.ts"
 import { IdChangesRepo } from "./IdChangesRepo.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 /** Id changes per rolling 24 hours per account (spec 1, Rate limits). */
 export const ID_CHANGES_PER_DAY = 5
@@ -25,6 +26,7 @@ export const reservationEndingFrom = (at: Date) => new Date(at.getTime() + Durat
 export class IdChanges extends Effect.Service<IdChanges>()("accounts/IdChanges", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
     const ids = yield* IdsRepo
     const changes = yield* IdChangesRepo
 
@@ -73,7 +75,7 @@ export class IdChanges extends Effect.Service<IdChanges>()("accounts/IdChanges",
           const oldId = formatAccountId({ kind: account.kind, handle: current.handle })
           const newId = formatAccountId(id)
           yield* changes.record(account.uuid, oldId, newId, at)
-          yield* publishEvent(sql, { type: "account.id_changed", accountUuid: account.uuid, occurredAt: at, oldId, newId })
+          yield* publishEvent(events, { type: "account.id_changed", accountUuid: account.uuid, occurredAt: at, oldId, newId })
         })).pipe(
           Effect.catchTags({
             SqlError: Effect.die,

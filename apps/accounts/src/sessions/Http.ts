@@ -11,12 +11,14 @@ import { SigninsRepo } from "../oauth/SigninsRepo.ts"
 import { now } from "@platform/service"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
 import { publishSignedOut } from "../events/membershipChanges.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 
 export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handlers) =>
   Effect.gen(function*() {
     const signins = yield* SigninsRepo
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
     const reason = "revoked_by_account"
     return handlers
       .handle("current", () =>
@@ -39,7 +41,7 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
           const at = yield* now
           const revoked = yield* sql.withTransaction(Effect.gen(function*() {
             if (!(yield* signins.revoke(account.uuid, path.session_id, at, reason))) return false
-            yield* publishSignedOut(sql, { accountUuid: account.uuid, signinIds: [path.session_id], reason, at })
+            yield* publishSignedOut(events, { accountUuid: account.uuid, signinIds: [path.session_id], reason, at })
             return true
           })).pipe(Effect.orDie)
           if (!revoked) {
@@ -52,7 +54,7 @@ export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handl
           const at = yield* now
           const revoked = yield* sql.withTransaction(Effect.gen(function*() {
             const signinIds = yield* signins.revokeAll(account.uuid, at, reason)
-            yield* publishSignedOut(sql, { accountUuid: account.uuid, signinIds, reason, at })
+            yield* publishSignedOut(events, { accountUuid: account.uuid, signinIds, reason, at })
             return signinIds.length
           })).pipe(Effect.orDie)
           return { revoked }

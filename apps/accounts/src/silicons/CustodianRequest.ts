@@ -46,13 +46,13 @@ export const CustodianRequest = Schema.Struct({
 }).annotations({ identifier: "CustodianRequest" })
 export type CustodianRequest = typeof CustodianRequest.Type
 
-export const custodianRequest = (row: CustodianRequestRow): CustodianRequest => ({
+export const custodianRequest = (row: CustodianRequestRow, publicUrl: string): CustodianRequest => ({
   id: row.id,
   kind: row.kind,
   status: row.status,
-  silicon: accountSummary(row.silicon),
-  from: row.from === null ? null : accountSummary(row.from),
-  to: row.to === null ? null : accountSummary(row.to),
+  silicon: accountSummary(row.silicon, publicUrl),
+  from: row.from === null ? null : accountSummary(row.from, publicUrl),
+  to: row.to === null ? null : accountSummary(row.to, publicUrl),
   created_at: row.created_at.toISOString(),
   expires_at: row.expires_at.toISOString(),
   decided_at: row.decided_at === null ? null : row.decided_at.toISOString()

@@ -1,8 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields, RateLimited, strict, TimeBudgetMillis } from "@platform/http"
-import { PhotoUpload } from "../profile/Api.ts"
-import { ImageTooLarge, InvalidImage } from "../profile/errors.ts"
-import { PHOTO_MAX_BYTES, PHOTO_TIME_BUDGET_MILLIS } from "../profile/photoImage.ts"
+import { errorResponse, InvalidCursor, Page, PageQueryFields, RateLimited, strict } from "@platform/http"
+import { takesPhoto } from "../profile/Api.ts"
 import { Schema } from "effect"
 import { IdReserved, IdTaken, InvalidId } from "../accounts/errors.ts"
 import { AccountAuth } from "../auth/AccountAuth.ts"
@@ -137,16 +135,9 @@ export class MySiliconsApi extends HttpApiGroup.make("mySilicons")
       .annotate(OpenApi.Description, "Changes display_name or timezone; version goes up on a change. dob is immutable (422 dob_immutable).")
   )
   .add(
-    HttpApiEndpoint.post("photo", "/v1/me/silicons/:uuid/photo")
-      .setPath(SiliconPath)
+    takesPhoto(HttpApiEndpoint.post("photo", "/v1/me/silicons/:uuid/photo").setPath(SiliconPath))
       .addError(errorResponse(SiliconNotFound))
-      .setPayload(PhotoUpload)
       .addSuccess(CustodianSiliconView)
-      .addError(errorResponse(InvalidImage))
-      .addError(errorResponse(ImageTooLarge))
-      .addError(errorResponse(RateLimited))
-      .annotate(MaxBodyBytes, PHOTO_MAX_BYTES)
-      .annotate(TimeBudgetMillis, PHOTO_TIME_BUDGET_MILLIS)
       .annotate(
         OpenApi.Description,
         "Sets the Silicon's photo from the image's raw bytes, exactly as POST /v1/me/photo does for the caller (same formats, sizes, checks and 20 uploads per hour, counted for the Silicon). Apps hear account.updated."

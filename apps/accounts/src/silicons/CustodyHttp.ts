@@ -7,7 +7,7 @@ import { AccountsApi } from "../api.ts"
 import { requireCarbon } from "../auth/requireCarbon.ts"
 import { AccountsConfig } from "../config.ts"
 import { resolveCustodian } from "./custodianAddress.ts"
-import { custodianRequest } from "./CustodianRequest.ts"
+import { custodianRequest, type CustodianRequestRow } from "./CustodianRequest.ts"
 import { CustodianRequestsRepo, IncomingPosition } from "./CustodianRequestsRepo.ts"
 import { Custody } from "./Custody.ts"
 import { DobImmutable } from "./errors.ts"
@@ -31,6 +31,8 @@ export const CustodianRequestsLive = HttpApiBuilder.group(AccountsApi, "custodia
   Effect.gen(function*() {
     const requests = yield* CustodianRequestsRepo
     const custody = yield* Custody
+    const { publicUrl } = yield* AccountsConfig
+    const view = (row: CustodianRequestRow) => custodianRequest(row, publicUrl)
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function*() {
@@ -39,17 +41,17 @@ export const CustodianRequestsLive = HttpApiBuilder.group(AccountsApi, "custodia
           const after = yield* optionalCursor(IncomingPosition, urlParams.cursor)
           const rows = yield* requests.listIncoming(carbon.uuid, Option.fromNullable(urlParams.status), limit, after)
           const page = pageOf(rows, limit, (row) => [row.created_at.toISOString(), row.id] as const)
-          return { items: page.items.map(custodianRequest), next_cursor: page.nextCursor }
+          return { items: page.items.map(view), next_cursor: page.nextCursor }
         }))
       .handle("accept", ({ path }) =>
         Effect.gen(function*() {
           const carbon = yield* requireCarbon
-          return custodianRequest(yield* custody.accept(carbon.uuid, path.id))
+          return view(yield* custody.accept(carbon.uuid, path.id))
         }), { uninterruptible: true })
       .handle("decline", ({ path }) =>
         Effect.gen(function*() {
           const carbon = yield* requireCarbon
-          return custodianRequest(yield* custody.decline(carbon.uuid, path.id))
+          return view(yield* custody.decline(carbon.uuid, path.id))
         }), { uninterruptible: true })
   })).pipe(Layer.provide([AccountsRepo.Default, CustodianRequestsRepo.Default, Custody.Default, AccountAuthLive]))
 
@@ -79,7 +81,7 @@ export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (h
           const carbon = yield* requireCarbon
           const { generatedStk, input } = yield* newSiliconInput(payload, webhooks)
           const created = yield* custody.createInCustody(carbon.uuid, input)
-          return { silicon: siliconMe(created.silicon), stk: generatedStk, webhook_secret: created.webhookSecret }
+          return { silicon: siliconMe(created.silicon, config.publicUrl), stk: generatedStk, webhook_secret: created.webhookSecret }
         }), { uninterruptible: true })
       .handle("get", ({ path }) =>
         Effect.flatMap(requireCarbon, (carbon) => Effect.flatMap(manage.inCustody(carbon.uuid, path.uuid), manage.view)))
@@ -116,11 +118,11 @@ export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (h
           yield* manage.inCustody(carbon.uuid, path.uuid)
           yield* enforceRateLimit(limiter, transfers, carbon.uuid)
           const to = yield* resolveCustodian("to", payload.to)
-          return custodianRequest(yield* custody.transfer(carbon.uuid, path.uuid, to))
+          return custodianRequest(yield* custody.transfer(carbon.uuid, path.uuid, to), config.publicUrl)
         }), { uninterruptible: true })
       .handle("cancelTransfer", ({ path }) =>
         Effect.flatMap(requireCarbon, (carbon) =>
-          Effect.map(custody.cancelTransfer(carbon.uuid, path.uuid), custodianRequest)))
+          Effect.map(custody.cancelTransfer(carbon.uuid, path.uuid), (row) => custodianRequest(row, config.publicUrl))))
       .handle("delete", ({ path }) =>
         Effect.flatMap(requireCarbon, (carbon) => manage.remove(carbon.uuid, path.uuid)), { uninterruptible: true })
   })).pipe(

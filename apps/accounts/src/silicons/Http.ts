@@ -83,7 +83,7 @@ const SiliconCreateAndLoginLive = HttpApiBuilder.group(AccountsApi, "silicons", 
             const to = yield* resolveCustodian("custodian", payload.custodian)
             const created = yield* custody.selfCreate(input, to)
             return {
-              silicon: siliconMe(created.silicon),
+              silicon: siliconMe(created.silicon, config.publicUrl),
               stk: generatedStk,
               request: {
                 id: created.request.id,

@@ -3,6 +3,7 @@ import { isCarbonRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { type AccountMe, carbonMe } from "../accounts/Me.ts"
 import { MeViews } from "../accounts/MeViews.ts"
+import { AccountsConfig } from "../config.ts"
 import { siliconMe } from "./SiliconMe.ts"
 import { SiliconsRepo } from "./SiliconsRepo.ts"
 
@@ -12,12 +13,13 @@ export const MeViewsLive = Layer.effect(
   Effect.gen(function*() {
     const accounts = yield* AccountsRepo
     const silicons = yield* SiliconsRepo
+    const { publicUrl } = yield* AccountsConfig
 
     const find = (uuid: string): Effect.Effect<Option.Option<AccountMe>> =>
       Effect.flatMap(accounts.findByUuid(uuid), (found) => {
         if (Option.isNone(found)) return Effect.succeed(Option.none())
-        if (isCarbonRow(found.value)) return Effect.succeed(Option.some(carbonMe(found.value)))
-        return Effect.map(silicons.find(uuid), Option.map(siliconMe))
+        if (isCarbonRow(found.value)) return Effect.succeed(Option.some(carbonMe(found.value, publicUrl)))
+        return Effect.map(silicons.find(uuid), Option.map((row) => siliconMe(row, publicUrl)))
       })
 
     const load = (uuid: string): Effect.Effect<AccountMe> =>

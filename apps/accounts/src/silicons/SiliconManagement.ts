@@ -14,6 +14,8 @@ import { type SiliconDetails, SiliconsRepo } from "./SiliconsRepo.ts"
 import { generateStk, normalizeStk } from "./stk.ts"
 import { publishSignedOut } from "../events/membershipChanges.ts"
 import { reportingProfileChanges } from "../events/profileChanges.ts"
+import { AccountsConfig } from "../config.ts"
+import { eventWriter } from "../events/EventWriter.ts"
 
 const notInCustody = () => new SiliconNotFound({ message: "No Silicon with this uuid is in your custody." })
 
@@ -21,11 +23,13 @@ const notInCustody = () => new SiliconNotFound({ message: "No Silicon with this 
 export class SiliconManagement extends Effect.Service<SiliconManagement>()("accounts/SiliconManagement", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
     const idChanges = yield* IdChanges
     const photos = yield* Photos
     const silicons = yield* SiliconsRepo
     const requests = yield* CustodianRequestsRepo
     const signins = yield* SigninsRepo
+    const { publicUrl } = yield* AccountsConfig
 
     /** The Silicon, live and in this Carbon's custody, else 404 silicon_not_found. */
     const inCustody = (custodianUuid: string, uuid: string): Effect.Effect<SiliconRow, SiliconNotFound> =>
@@ -37,10 +41,10 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
     /** The custodian's view: the Account plus the pending transfer. */
     const view = (silicon: SiliconRow) =>
       Effect.map(requests.pendingFor(silicon.uuid), (pending) => ({
-        ...siliconMe(silicon),
+        ...siliconMe(silicon, publicUrl),
         pending_transfer: Option.match(pending, {
           onNone: () => null,
-          onSome: (row): CustodianRequest | null => (row.kind === "transfer" ? custodianRequest(row) : null)
+          onSome: (row): CustodianRequest | null => (row.kind === "transfer" ? custodianRequest(row, publicUrl) : null)
         })
       }))
 
@@ -50,7 +54,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
       Effect.gen(function*() {
         yield* inCustody(custodianUuid, uuid)
         const at = yield* now
-        yield* reportingProfileChanges(sql, uuid, silicons.updateDetails(uuid, details, at)).pipe(
+        yield* reportingProfileChanges(events, uuid, silicons.updateDetails(uuid, details, at)).pipe(
           Effect.catchTag("SqlError", Effect.die)
         )
         return yield* reread(custodianUuid, uuid)
@@ -84,7 +88,7 @@ export class SiliconManagement extends Effect.Service<SiliconManagement>()("acco
         yield* sql.withTransaction(Effect.gen(function*() {
           yield* silicons.replaceStk(uuid, hash, at)
           const signinIds = yield* signins.revokeAll(uuid, at, "stk_rotated")
-          yield* publishSignedOut(sql, { accountUuid: uuid, signinIds, reason: "stk_rotated", at })
+          yield* publishSignedOut(events, { accountUuid: uuid, signinIds, reason: "stk_rotated", at })
         })).pipe(Effect.catchTag("SqlError", Effect.die))
         return { stk: chosen === undefined ? stk : null, rotated_at: at.toISOString() }
       })

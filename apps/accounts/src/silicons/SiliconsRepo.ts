@@ -8,6 +8,7 @@ import { isUuidShaped } from "../accounts/uuidPermutation.ts"
 import { publishEvent } from "../events/publishEvent.ts"
 import { type SiliconEnd, SILICON_COLUMNS, SILICON_FROM, SiliconRow } from "./SiliconRow.ts"
 import { rowsDecoder } from "@platform/database"
+import { eventWriter } from "../events/EventWriter.ts"
 
 export interface NewSiliconRecord {
   readonly handle: string
@@ -45,6 +46,7 @@ const decodeSilicons = rowsDecoder(SiliconRow)
 export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/SiliconsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const events = yield* eventWriter
     const accounts = yield* AccountsRepo
     const columns = sql.literal(SILICON_COLUMNS)
     const from = sql.literal(SILICON_FROM)
@@ -139,7 +141,7 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
       Effect.gen(function*() {
         yield* sql`UPDATE silicons SET stk_hash = ${stkHash}, stk_rotated_at = ${at} WHERE account_uuid = ${uuid}`
         yield* sql`DELETE FROM silicon_login_streaks WHERE subject = ${uuid}`
-        yield* publishEvent(sql, { type: "silicon.stk_rotated", accountUuid: uuid, occurredAt: at })
+        yield* publishEvent(events, { type: "silicon.stk_rotated", accountUuid: uuid, occurredAt: at })
       })
 
     const stkHashOf = (uuid: string): Effect.Effect<Option.Option<string>> =>
@@ -164,7 +166,7 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
     ) =>
       Effect.gen(function*() {
         yield* sql`UPDATE silicons SET custodian_uuid = ${custody.custodian} WHERE account_uuid = ${uuid}`
-        yield* publishEvent(sql, {
+        yield* publishEvent(events, {
           type: "silicon.custodian.accepted",
           accountUuid: uuid,
           occurredAt: at,
@@ -198,7 +200,7 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
         `
         if (ended[0]!.status === "active") {
           const oldId = ended[0]!.handle === null ? null : `si:${ended[0]!.handle}`
-          yield* publishEvent(sql, { type: "account.deleted", accountUuid: uuid, occurredAt: at, id: oldId })
+          yield* publishEvent(events, { type: "account.deleted", accountUuid: uuid, occurredAt: at, id: oldId })
         }
       })
 

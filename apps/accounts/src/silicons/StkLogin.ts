@@ -5,7 +5,8 @@ import { parseAccountId } from "../accounts/AccountId.ts"
 import { InvalidId } from "../accounts/errors.ts"
 import { isUuidShaped } from "../accounts/uuidPermutation.ts"
 import { now } from "@platform/service"
-import { InvalidCredentials, InvalidStk, LoginLocked } from "./errors.ts"
+import { loginLocked } from "@platform/rate-limit"
+import { InvalidCredentials, InvalidStk, type LoginLocked } from "./errors.ts"
 import { makeLoginStreaks } from "./loginStreaks.ts"
 import type { SiliconRow } from "./SiliconRow.ts"
 import { SiliconsRepo } from "./SiliconsRepo.ts"
@@ -54,11 +55,7 @@ export class StkLogin extends Effect.Service<StkLogin>()("accounts/StkLogin", {
         })
         const lockedUntil = yield* streaks.lockedUntil(subject, at)
         if (lockedUntil !== null) {
-          const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - at.getTime()) / 1000))
-          return yield* new LoginLocked({
-            message: "Too many wrong STKs in a row: sign-in is locked for a minute.",
-            details: { retry_after_seconds: seconds, locked_until: lockedUntil.toISOString() }
-          })
+          return yield* loginLocked(lockedUntil, at, "Too many wrong STKs in a row: sign-in is locked for a minute.")
         }
         // The same round trip either way: an unknown Silicon's lookup finds no hash.
         const hash = yield* silicons.stkHashOf(Option.match(found, { onNone: () => "", onSome: (silicon) => silicon.uuid }))

@@ -10,16 +10,8 @@ export class InvalidStk extends ApiError<InvalidStk>()("InvalidStk", {
   status: 422
 }) {}
 
-export class InvalidCredentials extends ApiError<InvalidCredentials>()("InvalidCredentials", {
-  code: "invalid_credentials",
-  status: 401
-}) {}
-
-export class LoginLocked extends ApiError<LoginLocked>()("LoginLocked", {
-  code: "login_locked",
-  status: 423,
-  details: Schema.Struct({ retry_after_seconds: Schema.Int, locked_until: Timestamp })
-}) {}
+/** Shared with IAM's Silicon login, beside the failure streaks that lock it. */
+export { InvalidCredentials, LoginLocked } from "@platform/rate-limit"
 
 export class CustodianPending extends ApiError<CustodianPending>()("CustodianPending", {
   code: "custodian_pending",

@@ -20,6 +20,7 @@ import { liveAppSignin } from "../oauth/appAccess.ts"
 import { bearerChallenge } from "./bearerChallenge.ts"
 import { AccessRemoved, MembershipInactive, TwoTokens, UserinfoAppDisabled } from "./errors.ts"
 import { userInfo } from "./UserInfo.ts"
+import { AccountsConfig } from "../config.ts"
 
 const NOT_APP_AUDIENCES: ReadonlyArray<string> = [FIRST_PARTY_APP_ID, DEVELOPER_APP_ID]
 
@@ -27,6 +28,7 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
   Effect.gen(function*() {
     const tokens = yield* AccessTokens
     const accounts = yield* AppAccountsRepo
+    const { publicUrl } = yield* AccountsConfig
 
     /** The token of the header, or of the form body (`formToken`, POST only); never both. */
     const tokenOf = (authorization: string | undefined, formToken: string | undefined) => {
@@ -61,7 +63,7 @@ export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handl
           return yield* new TokenWrongAudience({ message: "Userinfo takes access tokens issued to an app." })
         }
         const live = liveAppSignin(yield* accounts.findBySignin(claims.sid), { appId, accountUuid: claims.sub }, at)
-        if (Either.isRight(live)) return userInfo(live.right, appId, live.right.scope)
+        if (Either.isRight(live)) return userInfo(live.right, appId, live.right.scope, publicUrl)
         switch (live.left) {
           case "unknown":
             return yield* new TokenRevoked({ message: "This sign-in no longer exists." })

@@ -12,7 +12,7 @@ export const UserInfo = Schema.Struct({
   ...AppAccount.fields,
   sub: Schema.String,
   name: Schema.String,
-  picture: Schema.optional(Schema.String),
+  picture: Schema.String.annotations({ description: "pfp_url: the photo, or the account's default picture" }),
   updated_at: Schema.Int.annotations({ description: "Seconds since the epoch (OpenID Connect)" }),
   phone_number: Schema.optional(Schema.String),
   phone_number_verified: Schema.optional(Schema.Boolean),
@@ -21,15 +21,15 @@ export const UserInfo = Schema.Struct({
 }).annotations({ identifier: "UserInfo" })
 export type UserInfo = typeof UserInfo.Type
 
-export const userInfo = (row: AppAccountRow, appId: string, scope: string): UserInfo => {
+export const userInfo = (row: AppAccountRow, appId: string, scope: string, publicUrl: string): UserInfo => {
   const scopes = scopeSet(scope)
   const carbon = row.kind === "carbon"
-  const account = appAccount(row, appId, scope)
+  const account = appAccount(row, appId, scope, publicUrl)
   return {
     ...account,
     sub: row.uuid,
     name: row.display_name,
-    ...(row.pfp_url === null ? {} : { picture: row.pfp_url }),
+    picture: account.pfp_url,
     updated_at: epochSeconds(row.updated_at),
     // email and email_verified are the account's own fields, which already bear the OpenID names.
     ...(carbon && scopes.has("phone") && row.phone !== null ? { phone_number: row.phone, phone_number_verified: true } : {}),

@@ -28,16 +28,31 @@ export class Browser {
     return this.cookies.size === 0 ? {} : { cookie: [...this.cookies].map(([n, v]) => `${n}=${v}`).join("; ") }
   }
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.send(method, path, body === undefined ? undefined : JSON.stringify(body), "application/json", headers)
+  }
+
+  /** POSTs raw bytes (an image) with their media type. */
+  upload(path: string, contentType: string, bytes: Uint8Array): Promise<Answer> {
+    return this.send("POST", path, bytes, contentType, {})
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    body: string | Uint8Array | undefined,
+    contentType: string,
+    headers: Record<string, string>
+  ): Promise<Answer> {
     const response = await fetch(`${this.origin}${path}`, {
       method,
       redirect: "manual",
       headers: {
         ...this.cookieHeader(),
-        ...(method === "POST" ? { origin: this.origin, "content-type": "application/json" } : {}),
+        ...(method === "POST" ? { origin: this.origin, "content-type": contentType } : {}),
         ...headers
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      ...(body === undefined ? {} : { body })
     })
     this.remember(response)
     const text = await response.text()

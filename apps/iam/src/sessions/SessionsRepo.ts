@@ -6,7 +6,14 @@ import type { IdentityKind } from "../identities/Identity.ts"
 export type LoginMethod = "code" | "silicon_token"
 
 /** Why a session ended (decisions.md, "Sessions"). */
-export type EndReason = "logout" | "revoked" | "revoked_all" | "refresh_reuse" | "identity_inactive"
+export type EndReason =
+  | "logout"
+  | "revoked"
+  | "revoked_all"
+  | "refresh_reuse"
+  | "identity_inactive"
+  | "silicon_token_rotated"
+  | "silicon_removed"
 
 /** Who an access token speaks for, when the token, its session and its identity are all current. */
 export interface LiveAccess {

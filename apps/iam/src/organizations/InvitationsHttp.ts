@@ -1,0 +1,29 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { pageRequest } from "@platform/http"
+import { Effect, Schema } from "effect"
+import { IamApi } from "../api.ts"
+import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
+import { Invitations } from "./Invitations.ts"
+
+const InvitationPosition = Schema.Tuple(Schema.Number, Schema.String)
+
+export const InvitationsHttpLive = HttpApiBuilder.group(IamApi, "invitations", (handlers) =>
+  Effect.map(Invitations, (invitations) =>
+    handlers
+      .handle("invite", ({ path, payload }) =>
+        Effect.flatMap(CurrentIdentity, (actor) => invitations.invite(actor, path.organization_id, payload)))
+      .handle("listOfOrganization", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const { after, limit } = yield* pageRequest(InvitationPosition, urlParams)
+          return yield* invitations.listOfOrganization(yield* CurrentIdentity, path.organization_id, limit, after)
+        }))
+      .handle("revoke", ({ path }) =>
+        Effect.flatMap(CurrentIdentity, (actor) => invitations.revoke(actor, path.organization_id, path.invitation_id)))
+      .handle("listMine", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const { after, limit } = yield* pageRequest(InvitationPosition, urlParams)
+          return yield* invitations.listMine(yield* CurrentIdentity, limit, after)
+        }))
+      .handle("accept", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => invitations.accept(actor, path.invitation_id)))
+      .handle("decline", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => invitations.decline(actor, path.invitation_id)))
+  ))

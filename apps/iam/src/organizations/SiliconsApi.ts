@@ -1,0 +1,55 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { AccountsUnavailable, IdReserved, IdTaken, InvalidId } from "@platform/accounts-identity-api"
+import { errorResponse } from "@platform/http"
+import { Schema } from "effect"
+import { IamBearer } from "../auth/IamBearer.ts"
+import { StepUpRefusals } from "../auth/stepUpErrors.ts"
+import { MemberPath, OrganizationPath } from "./Api.ts"
+import { AdminRequired, CarbonRequired, MemberNotFound, OrganizationNotFound } from "./errors.ts"
+import { GrantedRole, Member } from "./Organization.ts"
+
+const SiliconToken = Schema.String.annotations({ description: "The Silicon's IAM token, stk- and 32 lowercase hex: shown only here" })
+
+const NewSilicon = Schema.Struct({
+  id: Schema.String.pipe(Schema.maxLength(64)).annotations({ description: "si:<handle> or a bare handle (accounts' id rules)" }),
+  display_name: Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: "1 to 100 characters" }),
+  role: Schema.optional(GrantedRole.annotations({ description: "Default member" }))
+}).annotations({ identifier: "NewOrganizationSilicon" })
+
+export class OrganizationSiliconsApi extends HttpApiGroup.make("organizationSilicons")
+  .add(
+    HttpApiEndpoint.post("create", "/api/v1/organizations/:organization_id/silicons")
+      .setPath(OrganizationPath)
+      .setPayload(NewSilicon)
+      .addSuccess(
+        Schema.Struct({ member: Member, token: SiliconToken }).annotations({ identifier: "CreatedOrganizationSilicon" }),
+        { status: 201 }
+      )
+      .addError(errorResponse(OrganizationNotFound))
+      .addError(errorResponse(AdminRequired))
+      .addError(errorResponse(CarbonRequired))
+      .addError(errorResponse(InvalidId))
+      .addError(errorResponse(IdTaken))
+      .addError(errorResponse(IdReserved))
+      .addError(errorResponse(AccountsUnavailable))
+      .annotate(
+        OpenApi.Description,
+        "Creates a Silicon in the organization (owner or admin, a Carbon): an active accounts account whose custodian is the caller, a member with the role given (default member), and its IAM token for POST /api/v1/silicon-auth/token, shown only in this answer (an Idempotency-Key retry replays it for 10 minutes)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("rotateToken", "/api/v1/organizations/:organization_id/silicons/:uuid/token-rotations")
+      .setPath(MemberPath)
+      .addSuccess(Schema.Struct({ token: SiliconToken, rotated_at: Schema.String }).annotations({ identifier: "RotatedSiliconToken" }))
+      .addError(errorResponse(OrganizationNotFound))
+      .addError(errorResponse(AdminRequired))
+      .addError(errorResponse(MemberNotFound))
+      .addError(StepUpRefusals)
+      .annotate(
+        OpenApi.Description,
+        "A new IAM token for a Silicon of the organization (owner or admin), shown only here: the previous token stops at once and the Silicon's IAM sessions end. Needs `X-Step-Up-Token` beside the bearer, minted for silicon.rotate_token on the Silicon's uuid."
+      )
+  )
+  .middleware(IamBearer)
+  .annotate(OpenApi.Title, "Silicons of an organization")
+{}

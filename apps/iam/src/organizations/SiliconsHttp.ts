@@ -1,0 +1,32 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { noStore } from "@platform/http"
+import { carriesNewSecret } from "@platform/idempotency"
+import { Effect } from "effect"
+import { IamApi } from "../api.ts"
+import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
+import { StepUpGuard } from "../auth/StepUpGuard.ts"
+import { OrganizationSilicons } from "./OrganizationSilicons.ts"
+
+export const OrganizationSiliconsHttpLive = HttpApiBuilder.group(IamApi, "organizationSilicons", (handlers) =>
+  Effect.gen(function*() {
+    const silicons = yield* OrganizationSilicons
+    const stepUp = yield* StepUpGuard
+    return handlers
+      .handle("create", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* noStore
+          yield* carriesNewSecret
+          return yield* silicons.create(yield* CurrentIdentity, path.organization_id, payload)
+        }))
+      .handle("rotateToken", ({ path }) =>
+        Effect.gen(function*() {
+          yield* noStore
+          yield* carriesNewSecret
+          return yield* silicons.rotateToken(
+            yield* CurrentIdentity,
+            path.organization_id,
+            path.uuid,
+            stepUp.spend({ action: "silicon.rotate_token", resourceId: path.uuid })
+          )
+        }))
+  }))
