@@ -5,13 +5,11 @@ import { Duration, Effect, Layer, TestClock } from "effect"
 import { expect } from "vitest"
 import { ApplicationSessions } from "../src/application-sessions/ApplicationSessions.ts"
 import { OnBehalfOfProofs } from "../src/application-sessions/OnBehalfOfProofs.ts"
-import { ShortLivedTokens } from "../src/application-sessions/ShortLivedTokens.ts"
 import { Applications } from "../src/applications/Applications.ts"
 import { IamConfigOf } from "../src/config.ts"
 import { iamMigrations } from "../src/migrations.ts"
 import { RetentionStoresLive, sweepExpired } from "../src/retention.ts"
-import { IamSessions } from "../src/sessions/IamSessions.ts"
-import { mintSlt, registerApplication, signedIn, someIdentity } from "./support/applications.ts"
+import { ApplicationTestServices, mintSlt, registerApplication, signedInMember } from "./support/applications.ts"
 import { iamTestSettings } from "./support/IamTest.ts"
 
 // Spec 2's fixed lifetimes on the application side, on the TestClock. The HTTP behaviour is in application-sessions.test.ts.
@@ -26,9 +24,8 @@ const loginWithSlts = (appId: string, count: number) =>
   Effect.gen(function*() {
     yield* registerApplication(appId)
     const application = yield* (yield* Applications).existing(appId)
-    const identity = someIdentity(appId.replace(/-/g, ""))
-    const pair = yield* signedIn(identity)
-    const slts = yield* Effect.forEach(Array.from({ length: count }), () => mintSlt(appId, { identity, sessionId: pair.session_id }))
+    const member = yield* signedInMember(appId.replace(/-/g, ""))
+    const slts = yield* Effect.forEach(Array.from({ length: count }), () => mintSlt(appId, member))
     return { application, slts: slts.map((minted) => minted.slt) }
   })
 
@@ -44,9 +41,7 @@ layer(
   Layer.mergeAll(
     ApplicationSessions.Default,
     OnBehalfOfProofs.Default,
-    Applications.Default,
-    ShortLivedTokens.Default,
-    IamSessions.Default,
+    ApplicationTestServices,
     RetentionStoresLive
   )
     .pipe(Layer.provideMerge(IamConfigOf(iamTestSettings(4200))), Layer.provideMerge(TestDatabase.layer(iamMigrations)))

@@ -1,16 +1,20 @@
 import { layer } from "@effect/vitest"
 import { IamApplicationClient, type IamApplicationCalls } from "@platform/iam-app-api"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import { expect } from "vitest"
-import { ShortLivedTokens } from "../src/application-sessions/ShortLivedTokens.ts"
-import { Applications } from "../src/applications/Applications.ts"
-import { IamSessions } from "../src/sessions/IamSessions.ts"
-import { endIamSession, mintSlt, registerApplication, signedIn, someIdentity } from "./support/applications.ts"
+import {
+  ApplicationTestServices,
+  endIamSession,
+  leave,
+  mintSlt,
+  registerApplication,
+  signedInMember
+} from "./support/applications.ts"
 import { iamClient, IamTest, IamUnderTest } from "./support/IamTest.ts"
 
 // Lifetimes (SLT 2 minutes, access 30 minutes, proofs 60 seconds) are in application-session-lifetimes.test.ts.
 
-const services = Layer.mergeAll(Applications.Default, ShortLivedTokens.Default, IamSessions.Default)
+const services = ApplicationTestServices
 
 /** The exported client of `@platform/iam-app-api`, as the application with this id and secret, against the server under test. */
 const clientOf = (appId: string, secret: Redacted.Redacted<string>) =>
@@ -28,13 +32,12 @@ const application = (name: string) =>
     return { appId, secret: registered.secret, client: yield* clientOf(appId, registered.secret) }
   })
 
-/** A person signed in to IAM, and an SLT minted for `appId` from that session. */
-const loginTo = (appId: string, orgIds: ReadonlyArray<string> = ["org_a", "org_b"]) =>
+/** A person signed in to IAM and a member of two organizations, and an SLT minted for `appId` from that session. */
+const loginTo = (appId: string) =>
   Effect.gen(function*() {
-    const identity = someIdentity(`ada${Math.random().toString(36).slice(2, 8)}`)
-    const pair = yield* signedIn(identity)
-    const minted = yield* mintSlt(appId, { identity, sessionId: pair.session_id }, { orgIds })
-    return { identity, pair, slt: minted.slt }
+    const member = yield* signedInMember(`ada${Math.random().toString(36).slice(2, 8)}`, 2)
+    const minted = yield* mintSlt(appId, member)
+    return { ...member, slt: minted.slt }
   })
 
 const exchanged = (client: IamApplicationCalls) =>
@@ -61,7 +64,7 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
         sub: login.identity.uuid,
         subject_kind: "carbon",
         username: login.identity.id,
-        org_ids: ["org_a", "org_b"],
+        org_ids: login.orgIds,
         scope: "identity self.profile.read"
       })
       expect(tokens.access_token).toMatch(/^aat_[A-Za-z0-9_-]{43}$/)
@@ -71,7 +74,7 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
       expect(yield* refusal(mine.client.exchange(login.slt))).toEqual({ tag: "OAuthError", error: "invalid_grant" })
 
       // Another application presenting it is refused, and the SLT is spent all the same.
-      const second = yield* mintSlt(mine.appId, { identity: login.identity, sessionId: login.pair.session_id })
+      const second = yield* mintSlt(mine.appId, login)
       expect(yield* refusal(other.client.exchange(second.slt))).toEqual({ tag: "OAuthError", error: "invalid_grant" })
       expect(yield* refusal(mine.client.exchange(second.slt))).toEqual({ tag: "OAuthError", error: "invalid_grant" })
     }).pipe(Effect.provide(services)))
@@ -108,7 +111,7 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
     Effect.gen(function*() {
       const mine = yield* application("notes")
       const other = yield* application("maps")
-      const { identity, pair, tokens } = yield* exchanged(mine.client)
+      const { identity, orgIds, pair, tokens } = yield* exchanged(mine.client)
       const { url } = yield* IamUnderTest
 
       expect(yield* mine.client.introspect(tokens.access_token)).toEqual({
@@ -116,7 +119,7 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
         sub: identity.uuid,
         subject_kind: "carbon",
         username: identity.id,
-        org_ids: ["org_a", "org_b"],
+        org_ids: orgIds,
         scope: "identity self.profile.read",
         session_id: tokens.session_id,
         client_id: mine.appId,
@@ -135,6 +138,31 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
       expect(yield* mine.client.introspect(tokens.access_token)).toEqual({ active: false })
       expect(yield* mine.client.introspect(tokens.refresh_token)).toEqual({ active: false })
       expect(yield* refusal(mine.client.refresh(tokens.refresh_token))).toEqual({ tag: "OAuthError", error: "invalid_grant" })
+    }).pipe(Effect.provide(services)))
+
+  it.effect("leaving an organization drops it from the session; leaving the last one ends what depends on it", () =>
+    Effect.gen(function*() {
+      const { client } = yield* application("teams")
+      const member = yield* loginTo(client.appId)
+      const tokens = yield* client.exchange(member.slt)
+      const [first, second] = member.orgIds
+      const proofFor = () => client.proveOnBehalfOf({ accessToken: tokens.access_token, audience: client.appId })
+      const proof = yield* proofFor()
+
+      yield* leave(member, first!)
+      expect(yield* client.introspect(tokens.access_token)).toMatchObject({ active: true, org_ids: [second] })
+      const refreshed = yield* client.refresh(tokens.refresh_token)
+      expect(refreshed.org_ids).toEqual([second])
+      expect(yield* client.verifyProof(proof.proof)).toMatchObject({ active: true, org_ids: [second] })
+
+      const pending = yield* mintSlt(client.appId, member)
+      const lastProof = yield* client.proveOnBehalfOf({ accessToken: refreshed.access_token, audience: client.appId })
+      yield* leave(member, second!)
+      expect(yield* client.introspect(refreshed.access_token)).toEqual({ active: false })
+      expect(yield* client.introspect(refreshed.refresh_token)).toEqual({ active: false })
+      expect(yield* client.verifyProof(lastProof.proof)).toEqual({ active: false })
+      expect(yield* refusal(client.refresh(refreshed.refresh_token))).toEqual({ tag: "OAuthError", error: "invalid_grant" })
+      expect(yield* refusal(client.exchange(pending.slt))).toEqual({ tag: "OAuthError", error: "invalid_grant" })
     }).pipe(Effect.provide(services)))
 
   it.effect("revocation ends the session; another application's token and an unknown one are left alone", () =>
@@ -161,7 +189,7 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
       const acting = yield* application("agent")
       const audience = yield* application("storage")
       const stranger = yield* application("photos")
-      const { identity, pair, tokens } = yield* exchanged(acting.client)
+      const { identity, orgIds, pair, tokens } = yield* exchanged(acting.client)
 
       const proof = yield* acting.client.proveOnBehalfOf({ accessToken: tokens.access_token, audience: audience.appId })
       expect(proof).toMatchObject({ expires_in: 60, audience: audience.appId, sub: identity.uuid })
@@ -171,7 +199,7 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
         client_id: acting.appId,
         sub: identity.uuid,
         subject_kind: "carbon",
-        org_ids: ["org_a", "org_b"],
+        org_ids: orgIds,
         scope: "identity self.profile.read"
       })
       expect(yield* audience.client.verifyProof(proof.proof)).toEqual({ active: false })

@@ -1,14 +1,11 @@
 import { layer } from "@effect/vitest"
 import { Context, Effect, Layer, type Redacted } from "effect"
 import { expect } from "vitest"
-import { ShortLivedTokens } from "../src/application-sessions/ShortLivedTokens.ts"
-import { Applications } from "../src/applications/Applications.ts"
-import { IamSessions } from "../src/sessions/IamSessions.ts"
-import { endIamSession, mintSlt, registerApplication, signedIn, someIdentity } from "./support/applications.ts"
+import { ApplicationTestServices, endIamSession, mintSlt, registerApplication, signedInMember } from "./support/applications.ts"
 import { exampleApplication, ExampleApplicationUrl } from "./support/exampleApplication.ts"
 import { IamTest, IamUnderTest } from "./support/IamTest.ts"
 
-const services = Layer.mergeAll(Applications.Default, ShortLivedTokens.Default, IamSessions.Default)
+const services = ApplicationTestServices
 
 /** The example application, started for this test, as the registered application `appId`. */
 const startApplication = (appId: string, secret: Redacted.Redacted<string>, baseUrl?: string) =>
@@ -37,18 +34,18 @@ layer(IamTest(), { excludeTestServices: true })("an application that knows IAM o
     Effect.gen(function*() {
       const registered = yield* registerApplication("example-app")
       const app = yield* startApplication("example-app", registered.secret)
-      const person = someIdentity("grace")
-      const pair = yield* signedIn(person)
-      const { slt } = yield* mintSlt("example-app", { identity: person, sessionId: pair.session_id }, { orgIds: ["org_x"] })
+      const member = yield* signedInMember("grace")
+      const person = member.identity
+      const { slt } = yield* mintSlt("example-app", member)
 
       const signIn = yield* call(app, "POST", "/auth/slt", { body: { slt } })
-      expect(signIn).toMatchObject({ status: 200, body: { subject: { uuid: person.uuid, kind: "carbon", id: person.id }, org_ids: ["org_x"] } })
+      expect(signIn).toMatchObject({ status: 200, body: { subject: { uuid: person.uuid, kind: "carbon", id: person.id }, org_ids: member.orgIds } })
       expect(yield* call(app, "POST", "/auth/slt", { body: { slt } })).toEqual({ status: 401, body: { error: "invalid_grant" } })
 
       const session = signIn.body
       expect(yield* call(app, "GET", "/auth/status", { bearer: session["access_token"] })).toEqual({
         status: 200,
-        body: { authenticated: true, subject: { uuid: person.uuid, kind: "carbon" }, org_ids: ["org_x"] }
+        body: { authenticated: true, subject: { uuid: person.uuid, kind: "carbon" }, org_ids: member.orgIds }
       })
       const refreshed = yield* call(app, "POST", "/auth/refresh", { body: { refresh_token: session["refresh_token"] } })
       expect(refreshed.status).toBe(200)
@@ -67,9 +64,9 @@ layer(IamTest(), { excludeTestServices: true })("an application that knows IAM o
     Effect.gen(function*() {
       const registered = yield* registerApplication("example-app-2")
       const app = yield* startApplication("example-app-2", registered.secret)
-      const person = someIdentity("hopper")
-      const pair = yield* signedIn(person)
-      const { slt } = yield* mintSlt("example-app-2", { identity: person, sessionId: pair.session_id })
+      const member = yield* signedInMember("hopper")
+      const { pair } = member
+      const { slt } = yield* mintSlt("example-app-2", member)
       const session = (yield* call(app, "POST", "/auth/slt", { body: { slt } })).body
       yield* endIamSession(pair.session_id)
       expect(yield* call(app, "GET", "/auth/status", { bearer: session["access_token"] })).toEqual({ status: 200, body: { authenticated: false } })

@@ -80,7 +80,9 @@ export class ApplicationSessions extends Effect.Service<ApplicationSessions>()("
           expiresAt: plus(at, LIFETIMES.applicationFamily)
         })
         const session = opened ? yield* repo.liveById(sessionId, at, false) : Option.none()
-        if (Option.isNone(session)) return refused("The IAM session this login came from has ended.")
+        if (Option.isNone(session)) {
+          return refused("The login's IAM session has ended, or the subject is no longer a member of any organization chosen at login.")
+        }
         return Either.right(yield* issue(session.value, 1, at))
       }))
 

@@ -27,13 +27,26 @@ export class ApplicationSessionsRepo extends Effect.Service<ApplicationSessionsR
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    /** The session, its parent IAM session and its subject all current: what every use of an application credential needs. */
+    /**
+     * The session, its parent IAM session and its subject all current, and the subject still an active member of at
+     * least one organization chosen at login: what every use of an application credential needs.
+     */
     const live = (at: Date) =>
-      sql`a.ended_at is null and a.expires_at > ${at} and s.ended_at is null and s.expires_at > ${at} and i.status = 'active'`
+      sql`a.ended_at is null and a.expires_at > ${at} and s.ended_at is null and s.expires_at > ${at} and i.status = 'active'
+        and jsonb_array_length(o.org_ids) > 0`
     const sessionColumns = sql`
-      a.id as session_id, a.app_id, a.identity_uuid, i.handle, i.kind, a.org_ids, a.scopes, least(a.expires_at, s.expires_at) as expires_at
+      a.id as session_id, a.app_id, a.identity_uuid, i.handle, i.kind, o.org_ids, a.scopes, least(a.expires_at, s.expires_at) as expires_at
     `
-    const parentJoins = sql`join iam_sessions s on s.id = a.parent_session_id join identities i on i.uuid = a.identity_uuid`
+    /** The parent session, the subject, and the organizations of the session in which the subject is an active member now. */
+    const parentJoins = sql`
+      join iam_sessions s on s.id = a.parent_session_id
+      join identities i on i.uuid = a.identity_uuid
+      cross join lateral (
+        select coalesce(jsonb_agg(chosen.id order by chosen.position), '[]'::jsonb) as org_ids
+        from jsonb_array_elements_text(a.org_ids) with ordinality as chosen (id, position)
+        join organization_members m on m.organization_id = chosen.id and m.identity_uuid = a.identity_uuid and m.status = 'active'
+      ) o
+    `
     const first = Effect.map((rows: ReadonlyArray<LiveSession>) => Option.fromNullable(rows[0]))
 
     /** The application's own unexpired access token, in a live session: one indexed statement. */
@@ -69,8 +82,8 @@ export class ApplicationSessionsRepo extends Effect.Service<ApplicationSessionsR
       `.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
     /**
-     * Opens the session if its parent IAM session is still live and belongs to the subject (one statement); none
-     * when it is not.
+     * Opens the session if its parent IAM session is still live and belongs to the subject, who is still an active
+     * member of one of the organizations (one statement); false when not.
      */
     const open = (session: {
       readonly id: string
@@ -89,6 +102,10 @@ export class ApplicationSessionsRepo extends Effect.Service<ApplicationSessionsR
         from iam_sessions s join identities i on i.uuid = s.identity_uuid
         where s.id = ${session.parentSessionId} and s.identity_uuid = ${session.identityUuid}
           and s.ended_at is null and s.expires_at > ${session.at} and i.status = 'active'
+          and exists (
+            select 1 from jsonb_array_elements_text(${JSON.stringify(session.orgIds)}::jsonb) as chosen (id)
+            join organization_members m on m.organization_id = chosen.id and m.identity_uuid = s.identity_uuid and m.status = 'active'
+          )
         returning id
       `.pipe(Effect.orDie, Effect.map((rows) => rows.length === 1))
 
