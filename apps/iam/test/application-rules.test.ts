@@ -13,8 +13,10 @@ import { StepUpRequired } from "../src/auth/stepUpErrors.ts"
 import { type StepUpDemand, StepUpGuard } from "../src/auth/StepUpGuard.ts"
 import { IamConfigOf } from "../src/config.ts"
 import { iamMigrations } from "../src/migrations.ts"
+import { Memberships } from "../src/organizations/Memberships.ts"
+import { MembersRepo } from "../src/organizations/MembersRepo.ts"
 import { PlatformAdminsRepo } from "../src/platform-admins/PlatformAdminsRepo.ts"
-import { registerApplication, someIdentity } from "./support/applications.ts"
+import { ApplicationTestServices, registerApplication, signedInMember, someIdentity } from "./support/applications.ts"
 import { iamTestSettings } from "./support/IamTest.ts"
 
 // Registration, reviews, secret rotation and bundles at the service level; over HTTP in applications.test.ts.
@@ -47,7 +49,7 @@ const base = {
 }
 
 layer(
-  Layer.mergeAll(Applications.Default, Bundles.Default, PlatformAdminsRepo.Default)
+  Layer.mergeAll(Applications.Default, Bundles.Default, PlatformAdminsRepo.Default, Memberships.Default, ApplicationTestServices)
     .pipe(Layer.provideMerge(IamConfigOf(iamTestSettings(4200))), Layer.provideMerge(TestDatabase.layer(iamMigrations)))
 )("applications", (it) => {
   it("a registration always holds identity and self.profile.read; critical scopes wait for review", () => {
@@ -177,6 +179,26 @@ layer(
       expect(Option.isSome(yield* applications.authenticate("rotating", rotated.client_secret))).toBe(true)
       expect(yield* codeOf(rotateClientSecret("missing-app").pipe(asCaller(owner), Effect.provideService(StepUpGuard, recordingGuard(spent)))))
         .toBe("application_not_found")
+    }))
+
+  it.effect("an owning organization's owner and admins may rotate too; its members and former admins may not", () =>
+    Effect.gen(function*() {
+      const members = yield* MembersRepo
+      const { identity: plain, orgIds: [orgId] } = yield* signedInMember("orgmember")
+      const ownerRow = (yield* members.pageOf(orgId!, 10, Option.none())).find((member) => member.role === "owner")!
+      const owner = { ...ownerRow.identity, status: "active" }
+      const { identity: admin } = yield* signedInMember("orgadmin", 0)
+      yield* members.add({ organizationId: orgId!, identityUuid: admin.uuid, role: "admin", addedBy: owner.uuid, at: new Date() })
+      expect(yield* codeOf(registerApplication("org-owned-x", { organizationId: "org_missing" }))).toBe("validation_failed")
+      yield* registerApplication("org-owned", { organizationId: orgId! })
+      const rotate = (who: ReturnType<typeof someIdentity>) =>
+        rotateClientSecret("org-owned").pipe(asCaller(who), Effect.provideService(StepUpGuard, recordingGuard([])))
+
+      expect(yield* codeOf(rotate(plain))).toBe("application_owner_required")
+      expect(yield* rotate(owner)).toMatchObject({ app_id: "org-owned" })
+      expect(yield* rotate(admin)).toMatchObject({ app_id: "org-owned" })
+      yield* members.setRole(orgId!, admin.uuid, "member", new Date())
+      expect(yield* codeOf(rotate(admin))).toBe("application_owner_required")
     }))
 
   it.effect("a bundle names 1 to 100 distinct registered applications, in order", () =>

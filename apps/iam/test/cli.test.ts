@@ -1,5 +1,6 @@
 import { basicAuthorization } from "@platform/auth"
-import { freePort, runToExit, spawnService } from "@platform/testkit"
+import { freePort, runToExit, spawnService, webhookReceiver, type WebhookReceiver } from "@platform/testkit"
+import { Effect, Exit, Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -8,16 +9,44 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const root = join(import.meta.dirname, "..", "..", "..")
 
+/** The Carbon accounts knows, as its internal identity route answers it. */
+const knownCarbon = {
+  uuid: randomUUID(),
+  id: "c:owner",
+  kind: "carbon",
+  display_name: "Owner",
+  status: "active",
+  verified_emails: ["owner@example.com"],
+  verified_phones: []
+}
+
 describe("npm run iam -- …, on the embedded database", () => {
   let dataDir = ""
-  beforeAll(() => {
+  let accounts: WebhookReceiver
+  const scope = Effect.runSync(Scope.make())
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "iam-cli-"))
+    // accounts' internal identity route, answering for one Carbon.
+    accounts = await Effect.runPromise(Scope.extend(webhookReceiver, scope))
+    accounts.answerWith((request) =>
+      request.path === `/v1/internal/identities/${knownCarbon.uuid}`
+        ? { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(knownCarbon) }
+        : {
+          status: 404,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ error: { code: "account_not_found", message: "No account has this uuid." } })
+        }
+    )
   })
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true })
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  })
 
-  /** Runs the operator command as `npm run iam -- <args>` would, on the test's data directory. */
+  /** Runs the operator command as `npm run iam -- <args>` would, on the test's data directory and accounts. */
   const iam = async (...args: Array<string>) => {
-    const finished = await runToExit({ entry: "apps/iam/src/cli.ts", cwd: root, env: { IAM_DATA_DIR: dataDir }, args })
+    const env = { IAM_DATA_DIR: dataDir, IAM_ACCOUNTS_URL: accounts.url, IAM_ACCOUNTS_INTERNAL_TOKEN: "cli-test-token" }
+    const finished = await runToExit({ entry: "apps/iam/src/cli.ts", cwd: root, env, args })
     return { ...finished, lines: finished.stdout.trim().split("\n").filter((line) => line !== "") }
   }
   /** One JSON object on stdout, nothing on stderr, exit 0. */
@@ -70,7 +99,7 @@ describe("npm run iam -- …, on the embedded database", () => {
       .toBe("iam: An application already has the id \"cli-mail\".")
   }, 300_000)
 
-  it("registers applications, makes bundles and platform admins while the server runs on the same database", async () => {
+  it("registers applications, makes bundles, platform admins and organizations while the server runs on the same database", async () => {
     const port = await freePort()
     const server = await spawnService({
       entry: "apps/iam/src/main.ts",
@@ -108,6 +137,20 @@ describe("npm run iam -- …, on the embedded database", () => {
         granted_by: null
       })
       expect(await refused("admins", "grant", "--carbon-uuid", "not-a-uuid")).toBe("iam: --carbon-uuid must be a lower-case uuid")
+
+      // The owner is resolved at accounts once, then known to IAM.
+      const organization = await printed("organizations", "create", "--name", " Acme ", "--owner-uuid", knownCarbon.uuid)
+      expect(organization).toMatchObject({ organization: { name: "Acme", owner_uuid: knownCarbon.uuid }, role: "owner" })
+      const asked = accounts.received().length
+      await printed("organizations", "create", "--name", "Acme Labs", "--owner-uuid", knownCarbon.uuid)
+      expect(accounts.received()).toHaveLength(asked)
+      expect(await refused("organizations", "create", "--name", "Nobody's", "--owner-uuid", randomUUID())).toBe("iam: No account has this uuid.")
+      const orgId = (organization["organization"] as { id: string }).id
+      const owned = await printed(
+        "applications", "register", "--app-id", "cli-org-app", "--name", "Org app", "--callback-url", "https://org.example.test/cb",
+        "--organization-id", orgId
+      )
+      expect(owned).toMatchObject({ application: { organization_id: orgId, owner_uuid: null } })
       expect(await server.stop()).toBe(0)
     } finally {
       await server.stop()

@@ -4,6 +4,7 @@ import { ValidationFailed } from "@platform/http"
 import { now } from "@platform/service"
 import { Effect, Either, Option } from "effect"
 import { IamConfig } from "../config.ts"
+import { OrganizationsRepo } from "../organizations/OrganizationsRepo.ts"
 import type { PublicApplication, RegisteredApplication } from "./Application.ts"
 import { type ApplicationRow, ApplicationsRepo } from "./ApplicationsRepo.ts"
 import { newClientSecret } from "./clientSecrets.ts"
@@ -25,6 +26,7 @@ export interface ScopeReview {
 export class Applications extends Effect.Service<Applications>()("iam/Applications", {
   effect: Effect.gen(function*() {
     const repo = yield* ApplicationsRepo
+    const organizations = yield* OrganizationsRepo
     const sql = yield* SqlClient.SqlClient
     const config = yield* IamConfig
 
@@ -47,6 +49,12 @@ export class Applications extends Effect.Service<Applications>()("iam/Applicatio
         const checked = validateRegistration(request, { loopbackHttp: config.environment === "development" })
         if (Either.isLeft(checked)) {
           return yield* new ValidationFailed({ message: "The registration is not valid.", details: { fields: checked.left } })
+        }
+        if (request.organizationId !== null && Option.isNone(yield* organizations.find(request.organizationId))) {
+          return yield* new ValidationFailed({
+            message: "The registration is not valid.",
+            details: { fields: { organization_id: "no organization has this id" } }
+          })
         }
         const secret = newClientSecret()
         yield* repo.insert(checked.right, sha256Hex(secret), yield* now)
@@ -106,5 +114,5 @@ export class Applications extends Effect.Service<Applications>()("iam/Applicatio
       publicView: (appId: string): Effect.Effect<PublicApplication, ApplicationNotFound> => Effect.map(existing(appId), publicApplication)
     } as const
   }),
-  dependencies: [ApplicationsRepo.Default]
+  dependencies: [ApplicationsRepo.Default, OrganizationsRepo.Default]
 }) {}

@@ -5,6 +5,7 @@ import { carriesNewSecret } from "@platform/idempotency"
 import { Effect, Layer } from "effect"
 import { IamApi } from "../api.ts"
 import { IamBearerLive } from "../auth/IamBearer.ts"
+import { Memberships } from "../organizations/Memberships.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
 import { Applications } from "./Applications.ts"
 import { Bundles } from "./Bundles.ts"
@@ -29,4 +30,4 @@ export const ApplicationCredentialsLive = HttpApiBuilder.group(IamApi, "applicat
         yield* carriesNewSecret
         return rotated
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)))
-  })).pipe(Layer.provide([Applications.Default, IamBearerLive]), Layer.provide(IamSessions.Default))
+  })).pipe(Layer.provide([Applications.Default, Memberships.Default, IamBearerLive]), Layer.provide(IamSessions.Default))

@@ -25,8 +25,13 @@ const ownerUuid = Options.text("owner-uuid").pipe(
   Options.optional
 )
 
+const organizationId = Options.text("organization-id").pipe(
+  Options.withDescription("The owning organization, whose owner and admins may also rotate its client secret"),
+  Options.optional
+)
+
 /** `applications register`: prints `{application, client_secret}`; the secret is shown only here. */
-const register = Command.make("register", { appId, name, callbackUrl, scope, webhookScope, consentRequired, ownerUuid }, (options) =>
+const register = Command.make("register", { appId, name, callbackUrl, scope, webhookScope, consentRequired, ownerUuid, organizationId }, (options) =>
   Effect.gen(function*() {
     const registered = yield* (yield* Applications).register({
       appId: options.appId,
@@ -36,7 +41,7 @@ const register = Command.make("register", { appId, name, callbackUrl, scope, web
       webhookScope: commaList(options.webhookScope),
       consentRequired: options.consentRequired,
       ownerUuid: Option.getOrNull(options.ownerUuid),
-      organizationId: null
+      organizationId: Option.getOrNull(options.organizationId)
     })
     yield* Console.log(JSON.stringify(registered))
   }).pipe(Effect.provide(Applications.Default.pipe(Layer.provideMerge(Layer.merge(IamDatabaseLive, IamConfigLive))))))
