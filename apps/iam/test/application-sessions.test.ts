@@ -133,6 +133,12 @@ layer(IamTest(), { excludeTestServices: true })("application sessions over HTTP"
       expect(yield* other.client.introspect(tokens.access_token)).toEqual({ active: false })
       expect(yield* mine.client.introspect(pair.access_token)).toEqual({ active: false })
       expect(yield* mine.client.introspect("aat_garbage")).toEqual({ active: false })
+      // The credential check and the token read share one statement on this path: a wrong secret or an unknown
+      // application is still invalid_client, and reveals nothing of the token.
+      const impostor = yield* clientOf(mine.appId, other.secret)
+      expect(yield* refusal(impostor.introspect(tokens.access_token))).toEqual({ tag: "OAuthError", error: "invalid_client" })
+      const stranger = yield* clientOf("no-such-application", other.secret)
+      expect(yield* refusal(stranger.introspect(tokens.access_token))).toEqual({ tag: "OAuthError", error: "invalid_client" })
 
       yield* endIamSession(pair.session_id)
       expect(yield* mine.client.introspect(tokens.access_token)).toEqual({ active: false })

@@ -57,6 +57,36 @@ export class ApplicationSessionsRepo extends Effect.Service<ApplicationSessionsR
         where t.digest = ${digest} and t.expires_at > ${at} and a.app_id = ${appId} and ${live(at)}
       `.pipe(Effect.flatMap(decodeLive), Effect.orDie, first)
 
+    /**
+     * The introspection hot path in one statement: the application's secret digest (none: no such application)
+     * and, when the access token is the application's own and live, its session.
+     */
+    const secretAndLiveAccess = (
+      appId: string,
+      digest: string,
+      at: Date
+    ): Effect.Effect<Option.Option<{ readonly secretDigest: string; readonly session: Option.Option<LiveSession> }>> =>
+      sql<{ readonly application_secret_digest: string; readonly session_id: string | null }>`
+        select ap.secret_digest as application_secret_digest, live.*
+        from applications ap
+        left join lateral (
+          select ${sessionColumns}, t.issued_at as token_issued_at, t.expires_at as token_expires_at
+          from application_access_tokens t join application_sessions a on a.id = t.session_id ${parentJoins}
+          where t.digest = ${digest} and t.expires_at > ${at} and a.app_id = ap.app_id and ${live(at)}
+        ) live on true
+        where ap.app_id = ${appId}
+      `.pipe(
+        Effect.flatMap((rows) =>
+          Effect.forEach(rows, (row) =>
+            Effect.map(
+              row.session_id === null ? Effect.succeed([]) : decodeLive([row]),
+              (sessions) => ({ secretDigest: row.application_secret_digest, session: Option.fromNullable(sessions[0]) })
+            ))
+        ),
+        Effect.orDie,
+        Effect.map((rows) => Option.fromNullable(rows[0]))
+      )
+
     /** The application's own unused refresh token, in a live session. */
     const liveByRefreshToken = (digest: string, appId: string, at: Date): Effect.Effect<Option.Option<LiveSession>> =>
       sql`
@@ -146,6 +176,7 @@ export class ApplicationSessionsRepo extends Effect.Service<ApplicationSessionsR
 
     return {
       deleteAccessTokensExpiredBefore,
+      secretAndLiveAccess,
       liveByAccessToken,
       liveByRefreshToken,
       liveById,

@@ -2,12 +2,14 @@ import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { SHORT_LIVED_TOKEN_GRANT } from "@platform/iam-app-api"
 import { carriesNewSecret } from "@platform/idempotency"
-import { oauthError, REFRESH_TOKEN, requestParameters, required } from "@platform/oauth"
-import { Effect, Layer } from "effect"
+import { authenticateClient, invalidClient, oauthError, REFRESH_TOKEN, requestParameters, required } from "@platform/oauth"
+import { Effect, Layer, Option } from "effect"
 import { IamApi } from "../api.ts"
 import { Applications } from "../applications/Applications.ts"
 import { ApplicationSessions } from "./ApplicationSessions.ts"
-import { authenticateApplication } from "./authenticateApplication.ts"
+import { authenticateApplication, NO_PUBLIC_CLIENTS } from "./authenticateApplication.ts"
+import { APPLICATION_ACCESS_PREFIX } from "./tokenFormats.ts"
+import { INACTIVE } from "./answers.ts"
 import { OnBehalfOfProofs } from "./OnBehalfOfProofs.ts"
 
 /** Every answer here is about credentials: never cached. The parameters, then the application they come from. */
@@ -36,7 +38,23 @@ export const ApplicationSessionsLive = HttpApiBuilder.group(IamApi, "application
         }), { uninterruptible: true })
       .handleRaw("introspect", ({ request }) =>
         Effect.gen(function*() {
-          const { appId, parameters } = yield* authenticated(request)
+          yield* noStore
+          const parameters = yield* requestParameters(request)
+          const token = parameters.get("token")
+          if (token?.startsWith(APPLICATION_ACCESS_PREFIX) === true) {
+            // The hot path: the client's secret and the token are read in one statement.
+            const client = yield* authenticateClient({
+              publicClients: NO_PUBLIC_CLIENTS,
+              verifySecret: (appId, secret) =>
+                Effect.flatMap(sessions.introspectAccessAs(appId, secret, token), Option.match({
+                  onNone: () => Effect.fail(invalidClient()),
+                  onSome: Effect.succeed
+                }))
+            }, request.headers["authorization"], parameters)
+            // IAM has no public clients: every caller here proved a secret.
+            return client.kind === "confidential" ? client.verified : INACTIVE
+          }
+          const appId = yield* authenticateApplication(request, parameters)
           return yield* sessions.introspect(appId, yield* required(parameters, "token"))
         }))
       .handleRaw("revoke", ({ request }) =>

@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { Applications } from "../applications/Applications.ts"
 
 /** IAM has no public clients on its application endpoints: every caller is an application with its secret. */
-const NO_PUBLIC_CLIENTS: ReadonlyArray<never> = []
+export const NO_PUBLIC_CLIENTS: ReadonlyArray<never> = []
 
 /**
  * The application a request to the application endpoints comes from: HTTP Basic app_id:client_secret, or

@@ -16,6 +16,10 @@ import { publicApplication, registeredApplication } from "./views.ts"
 // Compared against when the application is unknown, so that answer costs the same as a wrong secret.
 const NO_SECRET = sha256Hex("no application secret")
 
+/** Whether `secret` is the client secret of the application whose stored digest this is (none: unknown application), in the same time either way. */
+export const secretMatches = (storedDigest: Option.Option<string>, secret: string): boolean =>
+  constantTimeEqual(sha256Hex(secret), Option.getOrElse(storedDigest, () => NO_SECRET))
+
 /** A platform admin's decision on an application's pending critical scopes. */
 export interface ScopeReview {
   readonly approve: ReadonlyArray<string>
@@ -63,10 +67,8 @@ export class Applications extends Effect.Service<Applications>()("iam/Applicatio
 
     /** The application whose id and client secret these are; none for an unknown id or a wrong secret, in the same time. */
     const authenticate = (appId: string, secret: string): Effect.Effect<Option.Option<ApplicationRow>> =>
-      Effect.map(repo.find(appId), (row) => {
-        const expected = Option.match(row, { onNone: () => NO_SECRET, onSome: (found) => found.secret_digest })
-        return constantTimeEqual(sha256Hex(secret), expected) ? row : Option.none()
-      })
+      Effect.map(repo.find(appId), (row) =>
+        secretMatches(Option.map(row, (found) => found.secret_digest), secret) ? row : Option.none())
 
     /** A new client secret replaces the old one at once; shown in this answer only. */
     const rotateSecret = (application: ApplicationRow) =>
