@@ -1,5 +1,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { ApplicationSessionsApi, OnBehalfOfApi } from "@platform/iam-app-api"
+import { ApplicationReviewsApi } from "./applications/AdminApi.ts"
+import { ApplicationCredentialsApi, ApplicationsApi } from "./applications/Api.ts"
 import { LoginApi, SignupApi } from "./login/Api.ts"
 import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
 import { InvitationsApi } from "./organizations/InvitationsApi.ts"
@@ -25,6 +28,11 @@ export class IamApi extends withConventionErrors(
     .add(InvitationsApi)
     .add(OrganizationSiliconsApi)
     .add(SiliconAuthApi)
+    .add(ApplicationsApi)
+    .add(ApplicationCredentialsApi)
+    .add(ApplicationReviewsApi)
+    .add(ApplicationSessionsApi)
+    .add(OnBehalfOfApi)
     .add(SiteApi),
   iamVersioning
 )

@@ -4,12 +4,15 @@ import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
+import { ApplicationSessionsMigration } from "./application-sessions/ApplicationSessionsMigration.ts"
+import { ApplicationsMigration } from "./applications/ApplicationsMigration.ts"
+import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
-import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
-import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
 import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
 import { OrganizationsMigration } from "./organizations/OrganizationsMigration.ts"
+import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
+import { PlatformAdminsMigration } from "./platform-admins/PlatformAdminsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
 import { SiliconCredentialsMigration } from "./silicon-auth/SiliconCredentialsMigration.ts"
 import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
@@ -33,5 +36,8 @@ export const iamMigrations: Migrations = {
   "0012_signup_sessions": SignupSessionsMigration,
   "0013_iam_events": EventsMigration,
   "0014_organizations": OrganizationsMigration,
-  "0015_silicon_credentials": SiliconCredentialsMigration
+  "0015_silicon_credentials": SiliconCredentialsMigration,
+  "0016_platform_admins": PlatformAdminsMigration,
+  "0017_applications": ApplicationsMigration,
+  "0018_application_sessions": ApplicationSessionsMigration
 }

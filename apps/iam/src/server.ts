@@ -2,6 +2,9 @@ import { idempotentRequests, IdempotencyStore, sealedAnswers } from "@platform/i
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { IamApi } from "./api.ts"
+import { ApplicationSessionsLive, OnBehalfOfLive } from "./application-sessions/Http.ts"
+import { ApplicationReviewsLive } from "./applications/AdminHttp.ts"
+import { ApplicationCredentialsLive, ApplicationsLive } from "./applications/Http.ts"
 import { IamConfig } from "./config.ts"
 import { LoginLive, SignupLive } from "./login/Http.ts"
 import { OrganizationsLive } from "./organizations/Http.ts"
@@ -29,6 +32,11 @@ export const IamHandlers = Layer.mergeAll(
   StepUpLive,
   OrganizationsLive,
   SiliconAuthLive,
+  ApplicationsLive,
+  ApplicationCredentialsLive,
+  ApplicationReviewsLive,
+  ApplicationSessionsLive,
+  OnBehalfOfLive,
   SiteLive
 ).pipe(Layer.provide(StepUpGuardLive))
 

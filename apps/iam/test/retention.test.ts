@@ -8,16 +8,11 @@ import { CodeChallengesRepo } from "../src/challenges/CodeChallengesRepo.ts"
 import { SignupSessionsRepo } from "../src/login/SignupSessionsRepo.ts"
 import { iamMigrations } from "../src/migrations.ts"
 import { DevelopmentPhoneCodes } from "../src/phone-verification/DevelopmentPhoneCodes.ts"
-import { sweepExpired } from "../src/retention.ts"
+import { RetentionStoresLive, sweepExpired } from "../src/retention.ts"
 import { SILICON_TOKEN_STREAKS } from "../src/silicon-auth/tokenStreaks.ts"
 import { StepUpTokensRepo } from "../src/step-up/StepUpTokensRepo.ts"
 
-const RetentionTest = Layer.mergeAll(
-  CodeChallengesRepo.Default,
-  SignupSessionsRepo.Default,
-  StepUpTokensRepo.Default,
-  DevelopmentPhoneCodes.Default
-).pipe(Layer.provideMerge(TestDatabase.layer(iamMigrations)))
+const RetentionTest = RetentionStoresLive.pipe(Layer.provideMerge(TestDatabase.layer(iamMigrations)))
 
 const TABLES = ["code_challenges", "signup_sessions", "step_up_tokens", "development_phone_codes"] as const
 

@@ -1,9 +1,16 @@
 import { layer } from "@effect/vitest"
+import { Validator } from "@seriousme/openapi-schema-validator"
 import { ServiceUrl } from "@platform/testkit"
 import { Effect } from "effect"
+import { readFile } from "node:fs/promises"
 import { expect } from "vitest"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
 import { iamClient, IamTest } from "./support/IamTest.ts"
+
+const openApiDocument = Effect.flatMap(ServiceUrl, (url) =>
+  Effect.promise(() =>
+    fetch(`${url}/openapi.json`).then((response) => response.json() as Promise<{ info: { title: string }; paths: Record<string, unknown> }>)
+  ))
 
 layer(IamTest(), { excludeTestServices: true })("iam service", (it) => {
   it.effect("answers its probes, its metadata and its OpenAPI document", () =>
@@ -13,14 +20,27 @@ layer(IamTest(), { excludeTestServices: true })("iam service", (it) => {
       expect(yield* client.service.readyz()).toEqual({ status: "ok" })
       const meta = yield* client.service.meta()
       expect(meta).toMatchObject({ name: "iam", versions: { current: "2026-11-01" } })
-      const url = yield* ServiceUrl
-      const openapi = yield* Effect.promise(() => 
-        fetch(`${url}/openapi.json`).then((response) =>
-          response.json() as Promise<{ info: { title: string }; paths: Record<string, unknown> }>
-        )
-      )
+      const openapi = yield* openApiDocument
       expect(openapi.info.title).toBe("Organization IAM")
-      expect(Object.keys(openapi.paths)).toContain("/api/v1/session")
+      const validator = new Validator()
+      const result = yield* Effect.promise(() => validator.validate(openapi))
+      expect(result.errors ?? []).toEqual([])
+      expect(validator.version).toBe("3.1")
+    }))
+
+  it.effect("/openapi.json is the reviewed contract (test/snapshots/openapi.json): a change to it is deliberate", () =>
+    Effect.gen(function*() {
+      // To accept a deliberate change: curl -s <server>/openapi.json | python3 -m json.tool --indent 2 > test/snapshots/openapi.json
+      const reviewed = yield* Effect.promise(() => readFile(new URL("./snapshots/openapi.json", import.meta.url), "utf8"))
+      expect(yield* openApiDocument).toEqual(JSON.parse(reviewed))
+    }))
+
+  it.effect("/docs renders the OpenAPI document for people", () =>
+    Effect.gen(function*() {
+      const url = yield* ServiceUrl
+      const response = yield* Effect.promise(() => fetch(`${url}/docs`))
+      expect(response.status).toBe(200)
+      expect(response.headers.get("content-type")).toContain("text/html")
     }))
 
   it.effect("an unknown route answers the error envelope", () =>

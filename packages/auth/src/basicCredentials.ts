@@ -29,3 +29,9 @@ export const parseBasic = (authorization: string, split: "first" | "last" = "fir
   const secret = formDecode(decoded.slice(colon + 1))
   return clientId === undefined || secret === undefined ? undefined : { clientId, secret }
 }
+
+/** The `Authorization` value for client credentials: both parts form-encoded, then base64 (RFC 6749 §2.3.1); parseBasic reads it back. */
+export const basicAuthorization = (clientId: string, secret: string): string => {
+  const formEncode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+")
+  return `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(secret)}`).toString("base64")}`
+}

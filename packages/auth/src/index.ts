@@ -11,7 +11,7 @@ export {
   type AccessTokenVerifierOptions,
   makeAccessTokenVerifier
 } from "./AccessTokenVerifier.ts"
-export { type BasicCredentials, parseBasic } from "./basicCredentials.ts"
+export { basicAuthorization, type BasicCredentials, parseBasic } from "./basicCredentials.ts"
 export { bearerToken } from "./bearerToken.ts"
 export {
   internalTokenCheck,

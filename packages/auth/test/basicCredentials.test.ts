@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { parseBasic } from "../src/index.ts"
+import { basicAuthorization, parseBasic } from "../src/index.ts"
 
 const basic = (userPass: string) => `Basic ${Buffer.from(userPass, "utf8").toString("base64")}`
 
@@ -32,5 +32,13 @@ describe("parseBasic (RFC 6749 §2.3.1)", () => {
     expect(parseBasic(basic("no-colon"))).toBeUndefined()
     expect(parseBasic(basic(":secret"))).toBeUndefined()
     expect(parseBasic(basic("app:%E0%A4%A"))).toBeUndefined()
+  })
+})
+
+describe("basicAuthorization", () => {
+  it("form-encodes both parts, so parseBasic reads back any id and secret", () => {
+    expect(basicAuthorization("my-app", "acs_secret")).toBe(basic("my-app:acs_secret"))
+    expect(basicAuthorization("app:one", "se:cr et+%")).toBe(basic("app%3Aone:se%3Acr+et%2B%25"))
+    expect(parseBasic(basicAuthorization("app:one", "se:cr et+%"))).toEqual({ clientId: "app:one", secret: "se:cr et+%" })
   })
 })

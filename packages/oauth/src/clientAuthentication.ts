@@ -6,19 +6,20 @@ import { type OAuthError, oauthError } from "./OAuthError.ts"
 export type SecretMethod = "client_secret_basic" | "client_secret_post"
 
 /** The client an OAuth request comes from: one of the public clients (no secret), or one that proved its secret. */
-export type AuthenticatedClient<Public extends string> =
+export type AuthenticatedClient<Public extends string, Verified = void> =
   | { readonly kind: "public"; readonly clientId: Public }
-  | { readonly kind: "confidential"; readonly clientId: string; readonly method: SecretMethod }
+  | { readonly kind: "confidential"; readonly clientId: string; readonly method: SecretMethod; readonly verified: Verified }
 
 /** What the service decides: which clients are public, and how a confidential client's secret is checked. */
-export interface ClientAuthenticationPolicy<Public extends string, R> {
+export interface ClientAuthenticationPolicy<Public extends string, R, Verified = void> {
   /** Client ids that send their client_id and no secret. */
   readonly publicClients: ReadonlyArray<Public>
   /**
    * Checks a confidential client's id and secret; fails with the OAuth error to answer
-   * (`invalidClient()` for an unknown client or a wrong secret, so both read the same).
+   * (`invalidClient()` for an unknown client or a wrong secret, so both read the same). What it
+   * answers is handed back as `verified`: a check can read what the request needs in the same statement.
    */
-  readonly verifySecret: (clientId: string, secret: string) => Effect.Effect<void, OAuthError, R>
+  readonly verifySecret: (clientId: string, secret: string) => Effect.Effect<Verified, OAuthError, R>
 }
 
 /** Unknown client or a failed authentication: one answer for both (RFC 6749 §5.2). */
@@ -30,11 +31,11 @@ export const invalidClient = () => oauthError("invalid_client", "Unknown client,
  * a body client_id must agree with Basic. Public clients send their client_id and
  * no secret; any other client without a secret is answered like an unknown one.
  */
-export const authenticateClient = <Public extends string, R>(
-  policy: ClientAuthenticationPolicy<Public, R>,
+export const authenticateClient = <Public extends string, R, Verified = void>(
+  policy: ClientAuthenticationPolicy<Public, R, Verified>,
   authorization: string | undefined,
   parameters: ReadonlyMap<string, string>
-): Effect.Effect<AuthenticatedClient<Public>, OAuthError, R> =>
+): Effect.Effect<AuthenticatedClient<Public, Verified>, OAuthError, R> =>
   Effect.gen(function*() {
     const bodyId = parameters.get("client_id")
     const bodySecret = parameters.get("client_secret")
@@ -47,13 +48,13 @@ export const authenticateClient = <Public extends string, R>(
       if (bodyId !== undefined && bodyId !== basic.clientId) {
         return yield* oauthError("invalid_client", "The body's client_id differs from the Basic credentials.")
       }
-      yield* policy.verifySecret(basic.clientId, basic.secret)
-      return { kind: "confidential", clientId: basic.clientId, method: "client_secret_basic" } as const
+      const verified = yield* policy.verifySecret(basic.clientId, basic.secret)
+      return { kind: "confidential", clientId: basic.clientId, method: "client_secret_basic", verified } as const
     }
     if (bodyId === undefined || bodyId === "") return yield* oauthError("invalid_request", "Parameter client_id is missing.")
     if (bodySecret !== undefined) {
-      yield* policy.verifySecret(bodyId, bodySecret)
-      return { kind: "confidential", clientId: bodyId, method: "client_secret_post" } as const
+      const verified = yield* policy.verifySecret(bodyId, bodySecret)
+      return { kind: "confidential", clientId: bodyId, method: "client_secret_post", verified } as const
     }
     const publicClient = policy.publicClients.find((id) => id === bodyId)
     if (publicClient !== undefined) return { kind: "public", clientId: publicClient } as const

@@ -1,3 +1,4 @@
+import type { HttpServerRequest } from "@effect/platform"
 import { mediaTypeOf } from "@platform/http"
 import { Effect } from "effect"
 import { type OAuthError, oauthError } from "./OAuthError.ts"
@@ -57,6 +58,10 @@ export const oauthParameters = (
   }
   return Effect.succeed(parameters)
 }
+
+/** The OAuth parameters of the request being served (a route that reads its own body: `handleRaw`). */
+export const requestParameters = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<ReadonlyMap<string, string>, OAuthError> =>
+  Effect.flatMap(Effect.orDie(request.text), (body) => oauthParameters(request.headers["content-type"], body))
 
 /** A parameter that must be present and not empty. */
 export const required = (parameters: ReadonlyMap<string, string>, name: string): Effect.Effect<string, OAuthError> => {

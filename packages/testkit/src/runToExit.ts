@@ -7,15 +7,17 @@ export interface FinishedProcess {
 }
 
 /**
- * Runs a script with tsx, as `npm start` would, until it exits on its own (a start
- * that is expected to fail); killed after `timeoutMs`, which the result then shows
- * as a null code.
+ * Runs a script with tsx, as `npm start` or `npm run <cli> -- <args>` would, until it exits
+ * on its own (a start that is expected to fail, an operator command); killed after
+ * `timeoutMs`, which the result then shows as a null code.
  */
 export const runToExit = (options: {
   /** The script, relative to cwd. */
   readonly entry: string
   readonly cwd: string
   readonly env: Record<string, string>
+  /** Command-line arguments after the script. */
+  readonly args?: ReadonlyArray<string>
   readonly timeoutMs?: number
 }): Promise<FinishedProcess> =>
   new Promise((resolve, reject) => {

@@ -23,9 +23,14 @@ export interface SpawnOptions {
   readonly timeoutMs?: number
 }
 
-/** Runs a script with tsx in a Node process of its own, its stdout and stderr piped. */
-export const spawnTsx = (options: { readonly entry: string; readonly cwd: string; readonly env: Record<string, string> }) =>
-  spawn(process.execPath, ["--import", "tsx", options.entry], {
+/** Runs a script with tsx in a Node process of its own (with `args` after it), its stdout and stderr piped. */
+export const spawnTsx = (options: {
+  readonly entry: string
+  readonly cwd: string
+  readonly env: Record<string, string>
+  readonly args?: ReadonlyArray<string>
+}) =>
+  spawn(process.execPath, ["--import", "tsx", options.entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"]

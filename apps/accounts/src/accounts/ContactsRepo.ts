@@ -1,12 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { rowsDecoder } from "@platform/database"
+import { rowsDecoder, violatedConstraint } from "@platform/database"
 import type { ValidationFailed } from "@platform/http"
 import { Effect, Either, Option, Schema } from "effect"
 import { ACCOUNT_COLUMNS, AccountRow } from "./AccountRow.ts"
 import { type ContactChannel, normalizeAddress } from "@platform/verification-codes"
 import { ContactRow } from "./ContactRow.ts"
-import { violatedConstraint } from "./constraintViolation.ts"
 import { CONTACTS_PER_CHANNEL } from "./AccountsMigration.ts"
 import {
   AccountNotFound,

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
-import { oauthError, required } from "@platform/oauth"
+import { oauthError, requestParameters, required } from "@platform/oauth"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccessTokens } from "./AccessTokens.ts"
-import { answerTokenRequest, authenticate, noStoreNewSecret, parseParameters } from "./endpointSteps.ts"
+import { answerTokenRequest, authenticate, noStoreNewSecret } from "./endpointSteps.ts"
 import { introspect } from "./introspect.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
 import { TokenGrants } from "./TokenGrants.ts"
@@ -24,13 +24,13 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
       .handleRaw("token", ({ request }) =>
         Effect.gen(function*() {
           yield* noStoreNewSecret
-          const parameters = yield* parseParameters(request)
+          const parameters = yield* requestParameters(request)
           return yield* answerTokenRequest(grants, request.headers["authorization"], parameters)
         }), { uninterruptible: true })
       .handleRaw("revoke", ({ request }) =>
         Effect.gen(function*() {
           yield* noStore
-          const parameters = yield* parseParameters(request)
+          const parameters = yield* requestParameters(request)
           const client = yield* authenticate(request, parameters)
           const token = yield* required(parameters, "token")
           const at = yield* now
@@ -47,7 +47,7 @@ export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =
       .handleRaw("introspect", ({ request }) =>
         Effect.gen(function*() {
           yield* noStore
-          const parameters = yield* parseParameters(request)
+          const parameters = yield* requestParameters(request)
           const client = yield* authenticate(request, parameters)
           if (client.kind !== "app") {
             return yield* oauthError("invalid_client", "Introspection needs an app's credentials; public clients may not introspect.")

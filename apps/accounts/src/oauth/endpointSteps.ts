@@ -1,7 +1,7 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
-import { oauthError, oauthParameters, required, TOKEN_EXCHANGE } from "@platform/oauth"
+import { oauthError, required, TOKEN_EXCHANGE } from "@platform/oauth"
 import { Effect } from "effect"
 import { authenticateClient, type OAuthClient } from "./OAuthClient.ts"
 import { allowGrant } from "./clientGrants.ts"
@@ -10,10 +10,6 @@ import type { Grant } from "./TokenGrants.ts"
 
 /** Token responses carry new secrets: never cached, and kept for replay 10 minutes only. */
 export const noStoreNewSecret = Effect.zipRight(noStore, carriesNewSecret)
-
-/** The request's OAuth parameters, from a form or a JSON body. */
-export const parseParameters = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.flatMap(Effect.orDie(request.text), (body) => oauthParameters(request.headers["content-type"], body))
 
 /** The client the request comes from, by its credentials in the Authorization header or the body. */
 export const authenticate = (request: HttpServerRequest.HttpServerRequest, parameters: ReadonlyMap<string, string>) =>

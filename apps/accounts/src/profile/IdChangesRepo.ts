@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { HandleTaken } from "../accounts/AccountsRepo.ts"
-import { violatedConstraint } from "../accounts/constraintViolation.ts"
+import { violatedConstraint } from "@platform/database"
 
 /**
  * The moves of an account's handle and their permanent record (`account_id_changes`).

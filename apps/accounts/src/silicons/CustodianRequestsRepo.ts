@@ -2,9 +2,8 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Data, Effect, Option, Schema } from "effect"
 import { summaryJson } from "../accounts/AccountSummary.ts"
-import { violatedConstraint } from "../accounts/constraintViolation.ts"
 import { CustodianRequestRow, type RequestStatus } from "./CustodianRequest.ts"
-import { rowsDecoder } from "@platform/database"
+import { rowsDecoder, violatedConstraint } from "@platform/database"
 import type { CustodianAddress } from "./custodianAddress.ts"
 
 /**

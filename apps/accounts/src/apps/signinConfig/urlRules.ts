@@ -1,9 +1,8 @@
+import { isSecureOrLoopback } from "@platform/oauth"
 import { MAX_URL_LENGTH } from "@platform/outbound"
 import { Either } from "effect"
 
 /** URL and address rules of a signin_config; each answers the value or a human problem. */
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"])
 
 const parse = (input: string): URL | undefined => {
   try {
@@ -11,19 +10,6 @@ const parse = (input: string): URL | undefined => {
   } catch {
     return undefined
   }
-}
-
-const secureOrLoopback = (url: URL) =>
-  url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))
-
-/** A redirect URI: absolute, https (http only on loopback), no fragment, no user info. Compared exactly, so kept as sent. */
-export const checkRedirectUri = (input: string): Either.Either<string, string> => {
-  const url = input.length <= MAX_URL_LENGTH ? parse(input) : undefined
-  if (url === undefined) return Either.left(`must be an absolute URL of at most ${MAX_URL_LENGTH} characters`)
-  if (!secureOrLoopback(url)) return Either.left("must use https (http only for localhost, 127.0.0.1 or [::1])")
-  if (input.includes("#")) return Either.left("must not have a fragment")
-  if (url.username !== "" || url.password !== "") return Either.left("must not carry a user name or password")
-  return Either.right(input)
 }
 
 /** An origin exactly as a browser sends it: scheme://host[:port], lower case, no default port, no path. */
@@ -36,7 +22,7 @@ export const checkOrigin = (input: string): Either.Either<string, string> => {
         : "must be an origin: scheme://host[:port] in lower case, such as https://app.example.com"
     )
   }
-  if (!secureOrLoopback(url)) return Either.left("must use https (http only for localhost, 127.0.0.1 or [::1])")
+  if (!isSecureOrLoopback(url)) return Either.left("must use https (http only for localhost, 127.0.0.1 or [::1])")
   return Either.right(input)
 }
 

@@ -1,8 +1,9 @@
+import { checkRedirectUri } from "@platform/oauth"
 import type { Either } from "effect"
 import type { Problems } from "./FieldProblem.ts"
 import { allMethods } from "./fields.ts"
 import type { SigninConfig } from "./SigninConfig.ts"
-import { checkDomain, checkOrigin, checkRedirectUri } from "./urlRules.ts"
+import { checkDomain, checkOrigin } from "./urlRules.ts"
 
 const checkList = (
   problems: Problems,
