@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withConventionErrors } from "@platform/http"
+import { AppLoginApi, AppLoginPagesApi } from "./app-login/Api.ts"
 import { ApplicationSessionsApi, OnBehalfOfApi } from "@platform/iam-app-api"
 import { ApplicationReviewsApi } from "./applications/AdminApi.ts"
 import { ApplicationCredentialsApi, ApplicationsApi } from "./applications/Api.ts"
@@ -33,6 +34,8 @@ export class IamApi extends withConventionErrors(
     .add(ApplicationReviewsApi)
     .add(ApplicationSessionsApi)
     .add(OnBehalfOfApi)
+    .add(AppLoginApi)
+    .add(AppLoginPagesApi)
     .add(SiteApi),
   iamVersioning
 )

@@ -4,6 +4,7 @@ import { MessageOutboxMigration } from "@platform/mail"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { VerificationMigration } from "@platform/verification-codes"
+import { AppLoginMigration } from "./app-login/AppLoginMigration.ts"
 import { ApplicationSessionsMigration } from "./application-sessions/ApplicationSessionsMigration.ts"
 import { ApplicationsMigration } from "./applications/ApplicationsMigration.ts"
 import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
@@ -39,5 +40,6 @@ export const iamMigrations: Migrations = {
   "0015_silicon_credentials": SiliconCredentialsMigration,
   "0016_platform_admins": PlatformAdminsMigration,
   "0017_applications": ApplicationsMigration,
-  "0018_application_sessions": ApplicationSessionsMigration
+  "0018_application_sessions": ApplicationSessionsMigration,
+  "0019_app_login": AppLoginMigration
 }

@@ -2,6 +2,8 @@ import { idempotentRequests, IdempotencyStore, sealedAnswers } from "@platform/i
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { IamApi } from "./api.ts"
+import { AppLoginLive } from "./app-login/Http.ts"
+import { AppLoginPagesLive } from "./app-login/PagesHttp.ts"
 import { ApplicationSessionsLive, OnBehalfOfLive } from "./application-sessions/Http.ts"
 import { ApplicationReviewsLive } from "./applications/AdminHttp.ts"
 import { ApplicationCredentialsLive, ApplicationsLive } from "./applications/Http.ts"
@@ -37,6 +39,8 @@ export const IamHandlers = Layer.mergeAll(
   ApplicationReviewsLive,
   ApplicationSessionsLive,
   OnBehalfOfLive,
+  AppLoginLive,
+  AppLoginPagesLive,
   SiteLive
 ).pipe(Layer.provide(StepUpGuardLive))
 

@@ -9,7 +9,6 @@ import { type Approval, consentIsCurrent, planTokens } from "../src/app-login/ru
 const application = (appId: string, overrides: Partial<LoginApplication> = {}): LoginApplication => ({
   app_id: appId,
   name: appId.toUpperCase(),
-  active: true,
   app_scope: ["identity", "self.profile.read", "self.organizations.read"],
   scope_version: 2,
   consent_required: true,
@@ -28,7 +27,7 @@ const approval = (appId: string, overrides: Partial<Approval> = {}): Approval =>
 const plan = (approvals: ReadonlyArray<Approval>, consents: ReadonlyArray<Consent> = []) =>
   planTokens(
     approvals,
-    new Map([["notes", application("notes")], ["mail", application("mail")], ["old", application("old", { active: false })]]),
+    new Map([["notes", application("notes")], ["mail", application("mail")]]),
     new Set(["org_a", "org_b"]),
     new Map(consents.map((consent) => [consent.app_id, consent]))
   )
@@ -66,7 +65,6 @@ describe("approvals", () => {
 
   it("refuse the whole batch at its first bad approval, saying which application", () => {
     expect(refusal([approval("notes"), approval("nope")])).toMatchObject({ code: "application_unavailable", details: { app_id: "nope", reason: "unknown" } })
-    expect(refusal([approval("old")])).toMatchObject({ code: "application_unavailable", details: { reason: "inactive" } })
     expect(refusal([approval("notes", { scope_version: 1 })])).toMatchObject({
       code: "scope_version_changed",
       status: 409,

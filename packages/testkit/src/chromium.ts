@@ -1,4 +1,4 @@
-import { expect } from "@effect/vitest"
+import { afterAll, beforeAll, expect } from "@effect/vitest"
 import { Effect } from "effect"
 import axe from "axe-core"
 import { mkdirSync } from "node:fs"
@@ -11,6 +11,21 @@ export const launchChromium = (): Promise<Browser> =>
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
   })
+
+/** One Chromium for the test file: launched before its tests, closed after them. Call at the file's top level. */
+export const chromiumForFile = (): (() => Browser) => {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => {
+    if (browser === undefined) throw new Error("Chromium is launched before the file's tests, not at import")
+    return browser
+  }
+}
 
 /** Where screenshots go: test-artifacts/ at the repository root. */
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "..", "test-artifacts")

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import { lastMessageTo, messageAfter, messagesTo } from "@platform/testkit"
 import { Effect, Option, Schedule } from "effect"
-import type { Browser, Page, Response } from "playwright-core"
+import type { Page, Response } from "playwright-core"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
 import { ContactsRepo } from "../../src/accounts/ContactsRepo.ts"
 import { LinkedIdentities } from "../../src/providers/LinkedIdentities.ts"
@@ -9,26 +9,20 @@ import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
 import { createCarbon } from "../support/carbons.ts"
-import { expectAccessible, expectPageHeaders, freshPage, launchChromium, recordPages, screenshots } from "@platform/testkit/chromium"
+import { chromiumForFile, expectAccessible, expectPageHeaders, freshPage, recordPages, screenshots } from "@platform/testkit/chromium"
 import { authorize, bearer, call, poll } from "../support/device.ts"
 import { signInDirectly } from "../support/signIn.ts"
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
 
-let chromium: Browser
-beforeAll(async () => {
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-})
+const chromium = chromiumForFile()
 
 /** One person's browser, signed in to the account site through its own hosted flow (a code to their email). */
 const signedInBrowser = Effect.gen(function*() {
   const { url } = yield* AccountsUnderTest
   const email = `ada-${Date.now().toString(36)}@example.com`
   const carbon = yield* createCarbon({ email, displayName: "Ada Lovelace" })
-  const { context, page } = yield* freshPage(chromium)
+  const { context, page } = yield* freshPage(chromium())
   const pages = recordPages(page, url)
   yield* promise(() => page.goto(`${url}/`))
   yield* promise(() => page.getByRole("heading", { level: 1, name: "Sign in to Accounts" }).waitFor())
@@ -203,7 +197,7 @@ layer(AccountsTest(), { excludeTestServices: true })("the account site's own pag
       expect(refused.status).toBe(422)
       expect(Object.keys(refused.body.error.details.fields)).toEqual(["branding.radius"])
 
-      const { page } = yield* freshPage(chromium)
+      const { page } = yield* freshPage(chromium())
       // A browser cannot navigate with a POST body: the test's route turns the navigation into the author tool's POST.
       yield* promise(() =>
         page.route(preview, (route) =>
@@ -229,7 +223,7 @@ layer(AccountsTest(), { excludeTestServices: true })("the account site's own pag
   it.scoped("a request refused before any page exists answers a page to a browser and the envelope to a script", () =>
     Effect.gen(function*() {
       const { url } = yield* AccountsUnderTest
-      const { page } = yield* freshPage(chromium)
+      const { page } = yield* freshPage(chromium())
       const answer = (yield* promise(() => page.goto(`${url}/device?user_code=%01`))) as Response
       expect(answer.status()).toBe(400)
       expect(answer.headers()["content-type"]).toContain("text/html")

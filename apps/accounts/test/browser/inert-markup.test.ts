@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
-import { expectAccessible, expectPageHeaders, launchChromium, recordPages } from "@platform/testkit/chromium"
+import { chromiumForFile, expectAccessible, expectPageHeaders, recordPages } from "@platform/testkit/chromium"
 import { authorizeQuery, makeFlowApp, setSigninConfig } from "../support/flows.ts"
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
 
-let chromium: Browser
-beforeAll(async () => {
-  chromium = await launchChromium()
-})
-afterAll(async () => {
-  await chromium?.close()
-})
+const chromium = chromiumForFile()
 
 const SCRIPT = "<script>window.__ran = 'script'</script>"
 const ATTRIBUTE = "\"><img src=x onerror=\"window.__ran = 'onerror'\">"
@@ -32,7 +25,7 @@ layer(AccountsTest(), { excludeTestServices: true })("markup in an app's name an
       yield* setSigninConfig(appId, ["copy", "support_email"], `x${ATTRIBUTE}@example.com`)
       yield* setSigninConfig(appId, ["copy", "privacy_url"], `https://app.example/p${ATTRIBUTE}`)
 
-      const context = yield* Effect.acquireRelease(promise(() => chromium.newContext()), (c) => promise(() => c.close()))
+      const context = yield* Effect.acquireRelease(promise(() => chromium().newContext()), (c) => promise(() => c.close()))
       const page = yield* promise(() => context.newPage())
       const dialogs: Array<string> = []
       page.on("dialog", (dialog) => {
@@ -75,7 +68,7 @@ layer(AccountsTest(), { excludeTestServices: true })("markup in an app's name an
   it.scoped("the site's assets are hashed and immutable; an unknown flow is an error page, never a redirect", () =>
     Effect.gen(function*() {
       const { url } = yield* AccountsUnderTest
-      const context = yield* Effect.acquireRelease(promise(() => chromium.newContext()), (c) => promise(() => c.close()))
+      const context = yield* Effect.acquireRelease(promise(() => chromium().newContext()), (c) => promise(() => c.close()))
       const page = yield* promise(() => context.newPage())
       const pages = recordPages(page, url)
       const assets: Array<{ url: string; cache: string | undefined }> = []

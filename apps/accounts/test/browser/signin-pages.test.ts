@@ -4,22 +4,21 @@ import { Effect, Option } from "effect"
 import * as client from "openid-client"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { AccountsRepo } from "../../src/accounts/AccountsRepo.ts"
 import { AppsRepo } from "../../src/apps/AppsRepo.ts"
 import { createFakeApp } from "../../src/apps/FakeApps.ts"
 import { AccountsTest, AccountsUnderTest } from "../support/AccountsUnderTest.ts"
-import { expectAccessible, expectPageHeaders, freshPage, launchChromium, recordPages, screenshots, tabTo } from "@platform/testkit/chromium"
+import { chromiumForFile, expectAccessible, expectPageHeaders, freshPage, recordPages, screenshots, tabTo } from "@platform/testkit/chromium"
 import { fetchAnswer } from "../support/http.ts"
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
 
-let chromium: Browser
+const chromium = chromiumForFile()
 /** The relying party's callback: a real server on the loopback, so the browser lands on an app's page. */
 let callbackServer: Server
 let REDIRECT = ""
 beforeAll(async () => {
-  chromium = await launchChromium()
   callbackServer = createServer((_, response) => {
     response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>RP</title><p>Back at the app</p>")
   })
@@ -27,7 +26,6 @@ beforeAll(async () => {
   REDIRECT = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`
 })
 afterAll(async () => {
-  await chromium?.close()
   await new Promise((closed) => callbackServer?.close(closed))
 })
 
@@ -89,7 +87,7 @@ const authorization = (config: client.Configuration, scope = "openid profile ema
   })
 
 /** A fresh browser context (its own cookies). */
-const newPage = () => freshPage(chromium)
+const newPage = () => freshPage(chromium())
 
 const heading = (page: Page, text: string | RegExp) => page.getByRole("heading", { level: 1, name: text }).waitFor()
 

@@ -38,7 +38,7 @@ const ValidApplication = Schema.Struct({
 const InvalidApplication = Schema.Struct({
   app_id: Schema.String,
   valid: Schema.Literal(false),
-  problem: Schema.Literal("unknown", "inactive")
+  problem: Schema.Literal("unknown").annotations({ description: "unknown: no application is registered with this id" })
 })
 
 export const ApplicationCheck = Schema.Union(ValidApplication, InvalidApplication).annotations({ identifier: "ApplicationCheck" })
@@ -65,7 +65,7 @@ export const ApprovalEntry = Schema.Struct({
 export const ShortLivedToken = Schema.Struct({
   app_id: Schema.String,
   slt: Schema.String.annotations({ description: "Single use, 2 minutes, exchangeable by this application only" }),
-  expires_in: Schema.Int,
+  expires_in: Schema.Int.annotations({ description: "Seconds the token stays exchangeable (120)" }),
   expires_at: Schema.String,
   request_id: Schema.String.annotations({ description: "The login it came from: the same for every token of one batch" })
 }).annotations({ identifier: "ShortLivedToken" })

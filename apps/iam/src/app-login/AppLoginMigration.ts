@@ -11,7 +11,7 @@ export const AppLoginMigration = Effect.gen(function*() {
   yield* sql`
     create table app_consents (
       identity_uuid text not null references identities (uuid),
-      app_id text not null,
+      app_id text not null references applications (app_id),
       scopes jsonb not null,
       scope_version integer not null,
       consented_at timestamptz not null,

@@ -2,7 +2,6 @@
 export interface LoginApplication {
   readonly app_id: string
   readonly name: string
-  readonly active: boolean
   /** Its permissions in effect (critical ones only once approved). */
   readonly app_scope: ReadonlyArray<string>
   readonly scope_version: number

@@ -27,8 +27,8 @@ export class DuplicateApplications extends ApiError<DuplicateApplications>()("Du
 export class ApplicationUnavailable extends ApiError<ApplicationUnavailable>()("ApplicationUnavailable", {
   code: "application_unavailable",
   status: 422,
-  details: Schema.Struct({ app_id: Schema.String, reason: Schema.Literal("unknown", "inactive") }),
-  description: "An application that is not registered, or not active: nothing was created"
+  details: Schema.Struct({ app_id: Schema.String, reason: Schema.Literal("unknown") }),
+  description: "An application that is not registered: nothing was created"
 }) {}
 
 export class OrganizationRequired extends ApiError<OrganizationRequired>()("OrganizationRequired", {

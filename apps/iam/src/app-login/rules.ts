@@ -60,13 +60,9 @@ const planOne = (
   earlier: Consent | undefined
 ): Either.Either<PlannedToken, ApprovalRefusal> => {
   const { app_id } = approval
-  if (app === undefined || !app.active) {
-    const reason = app === undefined ? "unknown" : "inactive"
+  if (app === undefined) {
     return Either.left(
-      new ApplicationUnavailable({
-        message: app === undefined ? `No application is registered as ${app_id}.` : `The application ${app_id} is not active.`,
-        details: { app_id, reason }
-      })
+      new ApplicationUnavailable({ message: `No application is registered as ${app_id}.`, details: { app_id, reason: "unknown" } })
     )
   }
   if (approval.scope_version !== app.scope_version) {

@@ -107,8 +107,7 @@ ${organizationPicker(view, asked.length > 0)}
 }
 
 const PROBLEMS: Readonly<Record<InvalidCheck["problem"], string>> = {
-  unknown: "is not a registered application",
-  inactive: "is not active"
+  unknown: "is not a registered application"
 }
 
 /** Some application of the login cannot be signed in to: the whole login is refused, each reason named. */
