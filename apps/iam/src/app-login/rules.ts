@@ -69,7 +69,7 @@ const planOne = (
     return Either.left(
       new ScopeVersionChanged({
         message: `The permissions of ${app_id} changed (scope_version ${app.scope_version}, not ${approval.scope_version}).`,
-        hint: "Read the applications again (GET /api/v1/app-auth/batch/organizations) and consent to the current permissions.",
+        hint: "Read its permissions again (reload the login page, or GET /api/v1/app-auth/batch/organizations) and consent to them as they are now.",
         details: { app_id, scope_version: app.scope_version }
       })
     )
