@@ -216,7 +216,7 @@ layer(IamTest(), { excludeTestServices: true })("the application login handoff o
       expect(handoff).toEqual([{ via: "page", return_to: `https://${mail.appId}.example.test/callback` }])
     }).pipe(Effect.provide(ApplicationTestServices)))
 
-  it.effect("the login page only renders: a bundle's applications, every refusal as a page, never a token", () =>
+  it.effect("the login page only renders: a bundle's applications, consent only when not current, every refusal as a page, never a token", () =>
     Effect.gen(function*() {
       const ada = yield* signedInMember(unique("ada"), 1)
       const notes = yield* application("notes", { consentRequired: true })
@@ -240,6 +240,17 @@ layer(IamTest(), { excludeTestServices: true })("the application login handoff o
       expect(signedIn.html).toContain(`data-app-id="${notes.appId}"`)
       expect(signedIn.html).toContain(`data-return-to="https://${mail.appId}.example.test/callback"`)
       expect(signedIn.html).toContain("Your consent")
+      // Once consented at this scope_version, the page asks no more; with no organization it offers no way on.
+      const consented = yield* mint(ada.pair.access_token, [
+        { app_id: notes.appId, org_ids: ada.orgIds, approved_scopes: ["identity", "self.profile.read"], scope_version: 1 }
+      ])
+      expect(consented.status).toBe(200)
+      expect((yield* page(`bundle_id=${bundleId}`, { cookie })).html).not.toContain("Your consent")
+      const loner = yield* signedInMember(unique("cy"), 0)
+      const lonerCookie = `iam_session=${makeSessionCookieSigner(settings.secretKey).sign(loner.sessionId)}`
+      const nowhere = yield* page(`bundle_id=${bundleId}`, { cookie: lonerCookie })
+      expect(nowhere.html).toContain("You are not an active member of any organization")
+      expect(nowhere.html).not.toContain("approve-form")
 
       const refusals: ReadonlyArray<readonly [string, number, string]> = [
         [`bundle_id=${unique("nobundle")}`, 404, "bundle_not_found"],
@@ -254,6 +265,7 @@ layer(IamTest(), { excludeTestServices: true })("the application login handoff o
         expect([refused.status, refused.type], query).toEqual([status, "text/html; charset=utf-8"])
         expect(refused.html).toContain(shown)
       }
-      expect(yield* traces(ada.identity.uuid)).toEqual({ slts: 0, consents: 0, handoffs: 0 })
+      // Only the bearer's approval above made a token: none of the pages did.
+      expect(yield* traces(ada.identity.uuid)).toEqual({ slts: 1, consents: 1, handoffs: 1 })
     }).pipe(Effect.provide([ApplicationTestServices, Bundles.Default])))
 })
