@@ -7,6 +7,7 @@ import { RateLimiter } from "@platform/rate-limit"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { IamConfig } from "./config.ts"
 import { iamMigrations } from "./migrations.ts"
+import { AccountChangesFollowerLive } from "./identities/AccountChangesFollower.ts"
 import { IamRetentionLive } from "./retention.ts"
 
 /** The database named by IAM_DATABASE_URL, or the embedded one under IAM_DATA_DIR (default data/iam). */
@@ -29,9 +30,9 @@ export const IamAccountsDirectoryLive = Layer.unwrapEffect(
 
 /**
  * Background work of a running server: delivering queued mail and SMS (SMTP, or the development mailbox
- * file) and the retention sweeps.
+ * file), the retention sweeps, and following accounts' changes (identities/AccountChangesFollower.ts).
  */
-export const IamWorkersLive = Layer.merge(
+export const IamWorkersLive = Layer.mergeAll(
   MessageDelivery.layer().pipe(
     Layer.provide(
       Layer.unwrapEffect(
@@ -39,5 +40,6 @@ export const IamWorkersLive = Layer.merge(
       )
     )
   ),
-  IamRetentionLive
+  IamRetentionLive,
+  AccountChangesFollowerLive
 )

@@ -9,6 +9,7 @@ import { ApplicationSessionsMigration } from "./application-sessions/Application
 import { ApplicationsMigration } from "./applications/ApplicationsMigration.ts"
 import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
+import { AccountChangesMigration } from "./identities/AccountChangesMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
 import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
 import { OrganizationsMigration } from "./organizations/OrganizationsMigration.ts"
@@ -41,5 +42,6 @@ export const iamMigrations: Migrations = {
   "0016_platform_admins": PlatformAdminsMigration,
   "0017_applications": ApplicationsMigration,
   "0018_application_sessions": ApplicationSessionsMigration,
-  "0019_app_login": AppLoginMigration
+  "0019_app_login": AppLoginMigration,
+  "0020_accounts_feed_position": AccountChangesMigration
 }

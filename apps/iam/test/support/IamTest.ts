@@ -35,14 +35,11 @@ export const iamTestSettings = (port: number, overrides: Partial<IamSettings> = 
   ...overrides
 })
 
-/**
- * One IAM server over the given database layer and accounts (in memory by default: `FakeAccounts` adds and
- * changes its accounts); the stores, database, accounts and settings stay visible to the test.
- */
-export const iamServerOn = <E>(
+/** One IAM server over the given database layer and accounts; the stores, database, accounts and settings stay visible to the test. */
+export const iamServerWith = <E, Accounts>(
   database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
-  overrides: Partial<IamSettings> = {},
-  accounts: Layer.Layer<AccountsDirectory | FakeAccounts> = AccountsDirectory.Test
+  accounts: Layer.Layer<Accounts>,
+  overrides: Partial<IamSettings> = {}
 ) =>
   serviceUnderTest((port) => {
     const settings = iamTestSettings(port, overrides)
@@ -54,6 +51,13 @@ export const iamServerOn = <E>(
       Layer.merge(Layer.succeed(IamUnderTest, { url: settings.publicUrl, settings }))
     )
   })
+
+/** The same with accounts in memory by default (`FakeAccounts` adds and changes its accounts). */
+export const iamServerOn = <E>(
+  database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
+  overrides: Partial<IamSettings> = {},
+  accounts: Layer.Layer<AccountsDirectory | FakeAccounts> = AccountsDirectory.Test
+) => iamServerWith(database, accounts, overrides)
 
 /** IAM on its own fresh database, with accounts in memory. Use with `layer(IamTest(), { excludeTestServices: true })`. */
 export const IamTest = (overrides: Partial<IamSettings> = {}) => iamServerOn(TestDatabase.layer(iamMigrations), overrides)
