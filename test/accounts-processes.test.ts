@@ -78,7 +78,8 @@ describe("accounts as npm start runs it, on the embedded database", () => {
         kind: "carbon",
         id: "c:ada_l",
         display_name: "Ada Lovelace",
-        pfp_url: null,
+        // No photo yet: the generated default picture of this account (on the public origin of the command's settings).
+        pfp_url: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/v1/photos/default/${String(me["uuid"])}$`)),
         dob: null,
         timezone: "UTC",
         status: "active",

@@ -7,7 +7,7 @@ import { RateLimiter } from "@platform/rate-limit"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { IamConfig } from "./config.ts"
 import { iamMigrations } from "./migrations.ts"
-import { AccountChangesFollowerLive } from "./identities/AccountChangesFollower.ts"
+import { AccountChangesFollowerLive } from "./account-changes/AccountChangesFollower.ts"
 import { IamRetentionLive } from "./retention.ts"
 
 /** The database named by IAM_DATABASE_URL, or the embedded one under IAM_DATA_DIR (default data/iam). */
@@ -30,7 +30,7 @@ export const IamAccountsDirectoryLive = Layer.unwrapEffect(
 
 /**
  * Background work of a running server: delivering queued mail and SMS (SMTP, or the development mailbox
- * file), the retention sweeps, and following accounts' changes (identities/AccountChangesFollower.ts).
+ * file), the retention sweeps, and following accounts' changes (account-changes/AccountChangesFollower.ts).
  */
 export const IamWorkersLive = Layer.mergeAll(
   MessageDelivery.layer().pipe(

@@ -9,7 +9,7 @@ import { ApplicationSessionsMigration } from "./application-sessions/Application
 import { ApplicationsMigration } from "./applications/ApplicationsMigration.ts"
 import { CodeChallengesMigration } from "./challenges/CodeChallengesMigration.ts"
 import { EventsMigration } from "./events/EventsMigration.ts"
-import { AccountChangesMigration } from "./identities/AccountChangesMigration.ts"
+import { AccountChangesMigration } from "./account-changes/AccountChangesMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
 import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
 import { OrganizationsMigration } from "./organizations/OrganizationsMigration.ts"

@@ -22,7 +22,9 @@ export const envelopeProblem = (
   if (status === 400 && isJson(body) && isJson(body["error"]) && body["error"]["code"] === "invalid_query") return undefined
   const response = operation.responses[String(status)]
   if (response === undefined) return `status ${status} is not documented`
-  const schema = ((response["content"] as Json | undefined)?.["application/json"] as Json | undefined)?.["schema"]
+  // The JSON body's schema, or a page's or a text's where the operation answers one (the site's assets: a plain string).
+  const content = (response["content"] ?? {}) as Json
+  const schema = ((content["application/json"] ?? content["text/html"] ?? content["text/plain"]) as Json | undefined)?.["schema"]
   const members = (resolve(schema)["anyOf"] as Array<unknown> | undefined ?? [schema]).map(resolve)
   if (isJson(body) && isJson(body["error"])) {
     const error = body["error"]
