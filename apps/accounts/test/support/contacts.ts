@@ -1,8 +1,9 @@
-import { Effect } from "effect"
+import { InMemoryTransport } from "@platform/mail"
+import { Effect, Schedule } from "effect"
 import { AccountsUnderTest } from "./AccountsUnderTest.ts"
 import { createCarbon } from "./carbons.ts"
 import { fetchAnswer } from "./http.ts"
-import { messageAfter, messagesTo } from "@platform/testkit"
+import { messagesTo } from "@platform/testkit"
 import { signInDirectly } from "./signIn.ts"
 
 /** Calls to the server under test as one signed-in account, from one client address (the server trusts X-Forwarded-For). */
@@ -40,7 +41,15 @@ export const withCodeTo = <A, E, R>(to: string, action: Effect.Effect<A, E, R>) 
   Effect.gen(function*() {
     const before = yield* messagesTo(to)
     const result = yield* action
-    const message = yield* messageAfter(to, before)
+    // The first message with a code after those: a notice to the same address (a transfer's) may be delivered in between.
+    const message = yield* InMemoryTransport.sent.pipe(
+      Effect.flatMap((sent) => {
+        const coded = sent.filter((message) => message.to === to).slice(before).find((message) => message.code !== null)
+        return coded === undefined ? Effect.fail("waiting" as const) : Effect.succeed(coded)
+      }),
+      Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("60 seconds"))),
+      Effect.orDieWith(() => new Error(`no code reached ${to}`))
+    )
     return { result, message, code: message.code! }
   })
 
