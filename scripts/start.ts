@@ -13,14 +13,14 @@ const root = join(import.meta.dirname, "..")
 const services = readdirSync(join(root, "apps")).filter((name) => existsSync(join(root, "apps", name, "src", "main.ts")))
 
 /**
- * IAM resolves identities through accounts' internal routes. When the operator set no shared token,
- * this run makes one up and hands it to both, so that a local `npm start` works with nothing configured.
+ * IAM and the registry reach accounts' internal routes. When the operator set no shared token, this run
+ * makes one up and hands it to all three, so that a local `npm start` works with nothing configured.
  */
 const environment = { ...process.env }
-if (environment.ACCOUNTS_INTERNAL_TOKEN === undefined && environment.IAM_ACCOUNTS_INTERNAL_TOKEN === undefined) {
+const INTERNAL_TOKEN_SETTINGS = ["ACCOUNTS_INTERNAL_TOKEN", "IAM_ACCOUNTS_INTERNAL_TOKEN", "REGISTRY_ACCOUNTS_INTERNAL_TOKEN"]
+if (INTERNAL_TOKEN_SETTINGS.every((name) => environment[name] === undefined)) {
   const token = randomBytes(32).toString("base64url")
-  environment.ACCOUNTS_INTERNAL_TOKEN = token
-  environment.IAM_ACCOUNTS_INTERNAL_TOKEN = token
+  for (const name of INTERNAL_TOKEN_SETTINGS) environment[name] = token
 }
 
 const children = services.map((name) => {

@@ -2,6 +2,7 @@ import { TestDatabase } from "@platform/database"
 import { SigningKeys, SigningKeysMigration } from "@platform/signing-keys"
 import { Context, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
+import { listening } from "@platform/testkit"
 
 export interface ServedJwks {
   /** Where the JWKS is served. */
@@ -27,20 +28,9 @@ const serveJwks = Effect.gen(function*() {
     }
     response.writeHead(200, { "content-type": "application/json" }).end(keys.currentJwksJson())
   })
-  yield* Effect.acquireRelease(
-    Effect.async<void>((resume) => {
-      server.listen(0, "127.0.0.1", () => resume(Effect.void))
-    }),
-    () =>
-      Effect.async<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
-  )
-  const address = server.address()
-  if (address === null || typeof address === "string") return yield* Effect.dieMessage("the JWKS server has no port")
+  const origin = yield* listening(server)
   return JwksServer.of({
-    url: `http://127.0.0.1:${address.port}/.well-known/jwks.json`,
+    url: `${origin}/.well-known/jwks.json`,
     fetches: () => fetches,
     failWith: (status) => {
       failing = status

@@ -1,6 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import type { YieldableError } from "effect/Cause"
 import { Schema } from "effect"
+import { envelopeOf } from "./ErrorResponse.ts"
 
 /**
  * Every failure the services answer with has one JSON shape:
@@ -99,12 +100,5 @@ export const isApiError = (u: unknown): u is ApiErrorInstance =>
   typeof u === "object" && u !== null && "_tag" in u && "code" in u && "status" in u &&
   typeof u.status === "number" && typeof u.code === "string" && "message" in u && typeof u.message === "string"
 
-/** The wire body of an error. */
-export const errorBody = (error: ApiErrorInstance) => ({
-  error: {
-    code: error.code,
-    message: error.message,
-    ...(error.hint === undefined ? {} : { hint: error.hint }),
-    ...(error.details === undefined ? {} : { details: error.details })
-  }
-})
+/** The wire body of an error (the compact envelope; see `envelopeOf`). */
+export const errorBody = (error: ApiErrorInstance) => envelopeOf(error.code, error, "compact")

@@ -13,6 +13,7 @@ import { readBody } from "./RequestBody.ts"
 import { requestIdFrom } from "./RequestId.ts"
 import { NOSNIFF } from "./ResponseHeaders.ts"
 import type { ErrorFormat } from "./ErrorFormat.ts"
+import type { EnvelopeStyle } from "./ErrorResponse.ts"
 import { type ExtraRoute, makeRouteTable, type Route } from "./RouteTable.ts"
 import { jsonTextProblems, textProblem } from "./TextRules.ts"
 
@@ -37,6 +38,23 @@ export interface ConventionsOptions {
    * for JSON still gets the envelope). Default: the envelope everywhere.
    */
   readonly errorPage?: (error: ApiErrorInstance) => HttpServerResponse.HttpServerResponse
+  /** How error envelopes write empty members (default `compact`; see EnvelopeStyle). */
+  readonly envelope?: EnvelopeStyle
+  /**
+   * Runs first on every request, matched or not: its headers go on every response, and a refusal
+   * answers at once (the registry's rate limits with their RateLimit-* headers).
+   */
+  readonly admit?: Admission
+}
+
+export type Admission = (
+  request: HttpServerRequest.HttpServerRequest,
+  route: Route | undefined
+) => Effect.Effect<Admitted>
+
+export interface Admitted {
+  readonly headers: Readonly<Record<string, string>>
+  readonly refusal?: ApiErrorInstance
 }
 
 /** Returns `handled` itself when it has nothing to do for this request. */
@@ -199,17 +217,19 @@ export const conventions = (options: ConventionsOptions) => {
   const versionHeader = versioning?.header.toLowerCase()
   const around = options.around
   const unavailable = options.unavailable ?? (() => false)
+  const envelope = options.envelope ?? "compact"
+  const admit = options.admit
   const errorPage: Option.Option<ErrorFormat> = options.errorPage === undefined
     ? Option.none()
     : Option.some({ page: options.errorPage })
   // Written without generators: every request of every service pays for this function.
-  return (app: HttpApp.Default): HttpApp.Default =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (original) => {
+  return (app: HttpApp.Default): HttpApp.Default => {
+    const handle = (original: HttpServerRequest.HttpServerRequest, admitted: Admitted | undefined) => {
       const started = performance.now()
       const requestId = requestIdFrom(original.headers["x-request-id"])
       const path = pathOf(original.url)
       const route = table.match(original.method, path)
-      const headers: Record<string, string> = { ...NOSNIFF, ...route?.headers, "x-request-id": requestId }
+      const headers: Record<string, string> = { ...NOSNIFF, ...route?.headers, ...admitted?.headers, "x-request-id": requestId }
       const pageFormat = Option.isSome(errorPage) && asksForHtml(original.headers["accept"]) &&
           (route?.page ?? table.pageAt(path))
         ? errorPage
@@ -237,7 +257,7 @@ export const conventions = (options: ConventionsOptions) => {
             onNone: () => true,
             onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(json))
           })
-        const failed = { request, path, route, table, requestId, bodyDecodes, unavailable, pageFormat }
+        const failed = { request, path, route, table, requestId, bodyDecodes, unavailable, pageFormat, envelope }
         const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed, "app"))
         // A streamed body cannot be fingerprinted or replayed without buffering it: no `around` (idempotency).
         const wrapped = around === undefined || route?.streamedBody === true ? handled : around(request, handled)
@@ -252,7 +272,8 @@ export const conventions = (options: ConventionsOptions) => {
           onTimeout: () =>
             respondWithError(
               new RequestTimeout({ message: `The request took longer than its ${route.timeBudgetMillis / 1000} seconds; retry it.` }),
-              route.errorFormat
+              route.errorFormat,
+              envelope
             )
         })
         return Effect.flatMap(
@@ -265,17 +286,31 @@ export const conventions = (options: ConventionsOptions) => {
         const version = selectVersion(versioning, original.headers[versionHeader])
         headers[versioning.header] = typeof version === "string" ? version : versioning.current
         headers["vary"] = versioning.header
-        if (typeof version !== "string") return finish(respondWithError(version, formatFor(table.errorFormatAt(path))))
+        if (typeof version !== "string") {
+          return finish(respondWithError(version, formatFor(table.errorFormatAt(path)), envelope))
+        }
+      }
+      if (admitted?.refusal !== undefined) {
+        return finish(respondWithError(admitted.refusal, formatFor(route?.errorFormat ?? table.errorFormatAt(path)), envelope))
       }
       if (route === undefined) return run(original, undefined)
       const refusal = parameterRefusal(route, path, original.url)
-      if (refusal !== undefined) return finish(respondWithError(refusal, formatFor(route.errorFormat)))
+      if (refusal !== undefined) return finish(respondWithError(refusal, formatFor(route.errorFormat), envelope))
       if (route.bodyTypes.size === 0) return run(original, undefined)
       const prepare = route.streamedBody ? Effect.succeed(checkStreamedBody(original, route)) : prepareBody(original, route)
       return Effect.flatMap(prepare, (prepared) => {
         if (prepared._tag === "Ready") return run(prepared.request, prepared.json)
         if (prepared.closeConnection) headers["connection"] = "close"
-        return finish(respondWithError(prepared.error, formatFor(route.errorFormat)))
+        return finish(respondWithError(prepared.error, formatFor(route.errorFormat), envelope))
       })
-    })
+    }
+    return admit === undefined
+      ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (original) => handle(original, undefined))
+      : Effect.flatMap(
+        HttpServerRequest.HttpServerRequest,
+        (original) =>
+          Effect.flatMap(admit(original, table.match(original.method, pathOf(original.url))), (admitted) =>
+            handle(original, admitted))
+      )
+  }
 }

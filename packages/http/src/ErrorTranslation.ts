@@ -6,7 +6,8 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, Either, Option, ParseResult, Schema } from "effect"
-import { type ApiErrorInstance, errorBody, isApiError } from "./ApiError.ts"
+import { type ApiErrorInstance, isApiError } from "./ApiError.ts"
+import { type EnvelopeStyle, envelopeOf } from "./ErrorResponse.ts"
 import {
   InternalError,
   InvalidPath,
@@ -25,14 +26,17 @@ import type { Route, RouteTable } from "./RouteTable.ts"
  */
 export const respondWithError = (
   error: ApiErrorInstance,
-  format: Option.Option<ErrorFormat> = Option.none()
+  format: Option.Option<ErrorFormat> = Option.none(),
+  envelope: EnvelopeStyle = "compact"
 ): HttpServerResponse.HttpServerResponse => {
   const headers: Record<string, string> = {}
   if (error.status === 401) headers["cache-control"] = "no-store"
   const details = error.details as { retry_after_seconds?: unknown; allow?: unknown } | undefined
   if (typeof details?.retry_after_seconds === "number") headers["retry-after"] = String(details.retry_after_seconds)
   if (error instanceof MethodNotAllowed && Array.isArray(details?.allow)) headers["allow"] = details.allow.join(", ")
-  if (Option.isNone(format)) return HttpServerResponse.unsafeJson(errorBody(error), { status: error.status, headers })
+  if (Option.isNone(format)) {
+    return HttpServerResponse.unsafeJson(envelopeOf(error.code, error, envelope), { status: error.status, headers })
+  }
   if ("page" in format.value) return HttpServerResponse.setHeaders(format.value.page(error), headers)
   return HttpServerResponse.unsafeJson(format.value.body(error), {
     status: format.value.status?.(error) ?? error.status,
@@ -129,6 +133,8 @@ export interface FailureContext {
   readonly unavailable: (defect: unknown) => boolean
   /** A browser asking for a page route: every failure answers as the service's error page (see ConventionsOptions.errorPage). */
   readonly pageFormat: Option.Option<ErrorFormat>
+  /** How the envelope writes empty members (see ConventionsOptions.envelope). */
+  readonly envelope: EnvelopeStyle
 }
 
 /** The error format of the request's route, or of its path when the method is wrong (a 405 answers in it too). */
@@ -148,7 +154,8 @@ const outageResponse = (context: FailureContext): HttpServerResponse.HttpServerR
       message: "A service we depend on is unavailable for a moment. Retry with the same Idempotency-Key.",
       details: { request_id: context.requestId }
     }),
-    formatOf(context)
+    formatOf(context),
+    context.envelope
   )
   return HttpServerResponse.setHeader(response, "retry-after", String(OUTAGE_RETRY_AFTER_SECONDS))
 }
@@ -165,12 +172,17 @@ export const translateFailure = (
   if (Option.isSome(failure)) {
     const error = failure.value
     if (isApiError(error)) {
-      return Effect.succeed(respondWithError(withRequestId(error, context.requestId), source === "app" ? context.pageFormat : format))
+      return Effect.succeed(respondWithError(
+        withRequestId(error, context.requestId),
+        source === "app" ? context.pageFormat : format,
+        context.envelope
+      ))
     }
     if (error instanceof HttpApiError.HttpApiDecodeError) {
       return Effect.succeed(respondWithError(
         classifyDecodeError(error, context.route, context.request, context.path, context.bodyDecodes),
-        format
+        format,
+        context.envelope
       ))
     }
     if (error instanceof HttpServerError.RouteNotFound) {
@@ -182,7 +194,8 @@ export const translateFailure = (
             details: { allow }
           })
           : new RouteNotFound({ message: `No route for ${context.request.method} ${context.path}.` }),
-        format
+        format,
+        context.envelope
       ))
     }
     // Errors with their own wire format (the OAuth endpoints' RFC 6749 bodies) answer for themselves.
@@ -203,7 +216,8 @@ export const translateFailure = (
         message: "Something went wrong on our side. Retry with the same Idempotency-Key.",
         details: { request_id: context.requestId }
       }),
-      format
+      format,
+      context.envelope
     ))
   )
 }

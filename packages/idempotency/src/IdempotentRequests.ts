@@ -12,7 +12,7 @@ import { Context, Effect, Option } from "effect"
 import { type AnswerSealing, unsealedAnswers } from "./answerSealing.ts"
 import type { IdempotencyStoreService } from "./IdempotencyStore.ts"
 
-const VALID_KEY = /^[\x21-\x7E]{1,200}$/
+const validKey = (minLength: number) => new RegExp(`^[\\x21-\\x7E]{${minLength},200}$`)
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 /** Only these headers of a stored response are replayed; per-request ones (ids, cookies) are not. */
 const REPLAYED_HEADERS = ["content-type", "location"]
@@ -75,9 +75,16 @@ const replayedHeadersOf = (response: HttpServerResponse.HttpServerResponse): Rec
  */
 export const idempotentRequests = (
   store: IdempotencyStoreService,
-  options: { readonly trustProxy: boolean; readonly sealing?: AnswerSealing }
-): AroundHandled =>
-(request, handled) => {
+  options: {
+    readonly trustProxy: boolean
+    readonly sealing?: AnswerSealing
+    /** The shortest key taken (default 1; the registry's is 8). */
+    readonly minKeyLength?: number
+  }
+): AroundHandled => {
+  const minLength = options.minKeyLength ?? 1
+  const VALID_KEY = validKey(minLength)
+  return (request, handled) => {
   const key = request.headers["idempotency-key"]
   if (key === undefined || !MUTATING.has(request.method)) return handled
   const sealing = options.sealing ?? unsealedAnswers
@@ -85,7 +92,7 @@ export const idempotentRequests = (
     if (!VALID_KEY.test(key)) {
       return yield* Effect.fail(
         new InvalidIdempotencyKey({
-          message: "Idempotency-Key must be 1 to 200 visible ASCII characters without spaces."
+          message: `Idempotency-Key must be ${minLength} to 200 visible ASCII characters without spaces.`
         })
       )
     }
@@ -137,4 +144,5 @@ export const idempotentRequests = (
         )
     }
   })
+}
 }

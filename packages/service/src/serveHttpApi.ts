@@ -1,5 +1,13 @@
 import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer, type HttpServerResponse } from "@effect/platform"
-import { type ApiErrorInstance, type ApiVersioning, type AroundHandled, conventions, type PublicDocument } from "@platform/http"
+import {
+  type Admission,
+  type ApiErrorInstance,
+  type ApiVersioning,
+  type AroundHandled,
+  conventions,
+  type EnvelopeStyle,
+  type PublicDocument
+} from "@platform/http"
 import { isDatabaseUnavailable } from "@platform/database"
 import { Effect, Layer } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
@@ -28,6 +36,10 @@ export interface HttpApiService<Id extends string, Groups extends HttpApiGroup.H
   readonly ownHomePage?: boolean
   /** The error page a browser gets on the API's page routes (see ConventionsOptions.errorPage). */
   readonly errorPage?: (error: ApiErrorInstance) => HttpServerResponse.HttpServerResponse
+  /** How error envelopes write empty members (see ConventionsOptions.envelope). */
+  readonly envelope?: EnvelopeStyle
+  /** Runs first on every request; its headers go on every response (see ConventionsOptions.admit). */
+  readonly admit?: Admission
 }
 
 /**
@@ -52,7 +64,9 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
     ],
     unavailable: isDatabaseUnavailable,
     ...(service.errorPage === undefined ? {} : { errorPage: service.errorPage }),
-    ...(service.around === undefined ? {} : { around: service.around })
+    ...(service.around === undefined ? {} : { around: service.around }),
+    ...(service.envelope === undefined ? {} : { envelope: service.envelope }),
+    ...(service.admit === undefined ? {} : { admit: service.admit })
   }))
   const links: ReadonlyArray<HomeLink> = [
     { href: DOCS_PATH, label: "API reference" },

@@ -3,7 +3,7 @@ import type { PgClient } from "@effect/sql-pg"
 import { AccountsDirectory, type FakeAccounts } from "@platform/accounts-identity-api"
 import { encryptionKeyFromBytes } from "@platform/crypto"
 import { TestDatabase } from "@platform/database"
-import { serviceUnderTest, testMailbox, typedClient } from "@platform/testkit"
+import { serviceTestSettings, serviceUnderTest, testMailbox, typedClient } from "@platform/testkit"
 import { Context, Layer, Option } from "effect"
 import { IamApi } from "../../src/api.ts"
 import { IamConfigOf, type IamSettings } from "../../src/config.ts"
@@ -20,14 +20,7 @@ export interface RunningIam {
 export class IamUnderTest extends Context.Tag("test/IamUnderTest")<IamUnderTest, RunningIam>() {}
 
 export const iamTestSettings = (port: number, overrides: Partial<IamSettings> = {}): IamSettings => ({
-  port,
-  host: "127.0.0.1",
-  publicUrl: `http://127.0.0.1:${port}`,
-  environment: "development",
-  trustProxy: false,
-  internalToken: Option.none(),
-  keyEncryptionKey: Option.none(),
-  drainSeconds: 1,
+  ...serviceTestSettings(port),
   accountsUrl: "http://127.0.0.1:1",
   accountsToken: Option.none(),
   secretKey: encryptionKeyFromBytes(new Uint8Array(32).fill(7)),

@@ -1,0 +1,15 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { RegistryApi } from "../api.ts"
+import { CurrentCaller } from "../auth/Caller.ts"
+
+export const MeLive = HttpApiBuilder.group(RegistryApi, "me", (handlers) =>
+  Effect.succeed(
+    handlers.handle("me", () =>
+      Effect.map(CurrentCaller, (caller) => ({
+        uuid: caller.uuid,
+        id: caller.id,
+        display_name: caller.displayName,
+        verified_emails: caller.verifiedEmails
+      })))
+  ))

@@ -1,0 +1,15 @@
+import type { Migrations } from "@platform/database"
+import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platform/idempotency"
+import { RateLimitMigration } from "@platform/rate-limit"
+import { SweepLeasesMigration } from "@platform/service"
+
+/**
+ * The registry database, in the order it was built. Append only: a migration
+ * that has run is never edited, and a new one takes the next number.
+ */
+export const registryMigrations: Migrations = {
+  "0001_sweep_leases": SweepLeasesMigration,
+  "0002_rate_limits": RateLimitMigration,
+  "0003_idempotency": IdempotencyMigration,
+  "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration
+}

@@ -1,0 +1,37 @@
+import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
+import { RateLimiter } from "@platform/rate-limit"
+import { serveHttpApi } from "@platform/service"
+import { Effect, Layer } from "effect"
+import { RegistryApi } from "./api.ts"
+import { Authenticator } from "./auth/Authenticator.ts"
+import { BearersLive } from "./auth/Bearer.ts"
+import { RegistryConfig } from "./config.ts"
+import { requestLimits } from "./limits/requestLimits.ts"
+import { MeLive } from "./me/Http.ts"
+import { ServiceLive } from "./service/Http.ts"
+import { registryVersioning } from "./versions.ts"
+
+/**
+ * Every area, each providing its own services: left are the settings, the database, the stores of
+ * layers.ts, accounts (AccountsDirectory) and accounts' token verifier. The bearer middlewares are
+ * shared by every area.
+ */
+export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive).pipe(
+  Layer.provide(BearersLive),
+  Layer.provide(Authenticator.Default)
+)
+
+/** The registry API served the platform's way (see serveHttpApi), with spec 2's envelope, limits and idempotency. */
+export const RegistryServer = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* RegistryConfig
+  return serveHttpApi({
+    name: "registry",
+    api: RegistryApi,
+    handlers: RegistryHandlers,
+    versioning: registryVersioning,
+    settings: config,
+    envelope: "complete",
+    admit: requestLimits(yield* RateLimiter, { ...config.rateLimits, trustProxy: config.trustProxy }),
+    around: idempotentRequests(yield* IdempotencyStore, { trustProxy: config.trustProxy, minKeyLength: 8 })
+  })
+}))
