@@ -2,6 +2,7 @@ import type { Migrations } from "@platform/database"
 import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platform/idempotency"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
+import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
 
 /**
  * The registry database, in the order it was built. Append only: a migration
@@ -11,5 +12,6 @@ export const registryMigrations: Migrations = {
   "0001_sweep_leases": SweepLeasesMigration,
   "0002_rate_limits": RateLimitMigration,
   "0003_idempotency": IdempotencyMigration,
-  "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration
+  "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
+  "0005_catalogue": CatalogueMigration
 }
