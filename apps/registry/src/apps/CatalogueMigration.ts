@@ -10,6 +10,7 @@ import { Effect } from "effect"
  *   a refused upload leaves only its history item.
  * - `releases`, `release_packages`: a release of a channel with its version and packages; a promotion makes a
  *   new production release over the same packages; a withdrawal is final.
+ * - `installs`: one row per completed install (an Idempotency-Key counts once), by an account or anonymous.
  */
 export const CatalogueMigration = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -68,6 +69,7 @@ export const CatalogueMigration = Effect.gen(function*() {
       size integer not null,
       command text,
       validation jsonb not null,
+      install_script jsonb,
       bytes bytea not null,
       uploaded_by text not null,
       created_at timestamptz not null
@@ -103,4 +105,17 @@ export const CatalogueMigration = Effect.gen(function*() {
     )
   `
   yield* sql`create index release_packages_of_package on release_packages (package_id)`
+  yield* sql`
+    create table installs (
+      id text primary key,
+      app_id text not null references apps (app_id),
+      release_id text not null references releases (id),
+      package_id text not null references packages (id),
+      target text not null,
+      account_uuid text,
+      created_at timestamptz not null
+    )
+  `
+  yield* sql`create index installs_of_app on installs (app_id)`
+  yield* sql`create index installs_by_target on installs (target, account_uuid)`
 })
