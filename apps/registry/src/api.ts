@@ -1,11 +1,16 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { MeApi } from "./me/Api.ts"
+import { DeliveryApi, ReleasesApi } from "./releases/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
+import { SigningApi } from "./signing/Api.ts"
 
 /** The registry's whole contract (spec 2, Registry): other services and tests call it through HttpApiClient. */
 export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
+  .add(ReleasesApi)
+  .add(DeliveryApi)
+  .add(SigningApi)
   .annotate(OpenApi.Title, "Application registry")
   .annotate(
     OpenApi.Description,

@@ -3,6 +3,8 @@ import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platfor
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
+import { ReleasesMigration } from "./releases/ReleasesMigration.ts"
+import { ReleaseSigningKeysMigration } from "./signing/SigningKeysMigration.ts"
 
 /**
  * The registry database, in the order it was built. Append only: a migration
@@ -13,5 +15,7 @@ export const registryMigrations: Migrations = {
   "0002_rate_limits": RateLimitMigration,
   "0003_idempotency": IdempotencyMigration,
   "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
-  "0005_catalogue": CatalogueMigration
+  "0005_catalogue": CatalogueMigration,
+  "0006_releases": ReleasesMigration,
+  "0007_release_signing_keys": ReleaseSigningKeysMigration
 }
