@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AppsApi } from "./apps/Api.ts"
 import { MeApi } from "./me/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 
@@ -6,6 +7,7 @@ import { ServiceApi } from "./service/Api.ts"
 export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
+  .add(AppsApi)
   .annotate(OpenApi.Title, "Application registry")
   .annotate(
     OpenApi.Description,

@@ -2,6 +2,7 @@ import type { Migrations } from "@platform/database"
 import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platform/idempotency"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
+import { AppsMigration } from "./apps/AppsMigration.ts"
 import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
 
 /**
@@ -13,5 +14,6 @@ export const registryMigrations: Migrations = {
   "0002_rate_limits": RateLimitMigration,
   "0003_idempotency": IdempotencyMigration,
   "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
-  "0005_catalogue": CatalogueMigration
+  "0005_catalogue": CatalogueMigration,
+  "0006_apps": AppsMigration
 }

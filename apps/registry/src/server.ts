@@ -3,6 +3,7 @@ import { RateLimiter } from "@platform/rate-limit"
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "./api.ts"
+import { AppsLive } from "./apps/Http.ts"
 import { Authenticator } from "./auth/Authenticator.ts"
 import { BearersLive } from "./auth/Bearer.ts"
 import { RegistryConfig } from "./config.ts"
@@ -13,10 +14,10 @@ import { registryVersioning } from "./versions.ts"
 
 /**
  * Every area, each providing its own services: left are the settings, the database, the stores of
- * layers.ts, accounts (AccountsDirectory) and accounts' token verifier. The bearer middlewares are
+ * layers.ts, accounts (AccountsDirectory, AccountsApps) and accounts' token verifier. The bearer middlewares are
  * shared by every area.
  */
-export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive).pipe(
+export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive, AppsLive).pipe(
   Layer.provide(BearersLive),
   Layer.provide(Authenticator.Default)
 )

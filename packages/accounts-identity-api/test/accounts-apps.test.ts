@@ -53,7 +53,7 @@ const accountsAnswering = (status: number, body: unknown) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const port = await freePort()
-      const seen: Array<{ method?: string; url?: string; authorization?: string; body: string }> = []
+      const seen: Array<{ method: string | undefined; url: string | undefined; authorization: string | undefined; body: string }> = []
       const server = createServer((request, response) => {
         let text = ""
         request.on("data", (chunk) => (text += chunk))
