@@ -1,5 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AppsApi } from "./apps/Api.ts"
+import { AuthorsApi } from "./authors/Api.ts"
+import { InvitesApi } from "./invites/Api.ts"
 import { MeApi } from "./me/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 
@@ -8,6 +10,8 @@ export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
   .add(AppsApi)
+  .add(AuthorsApi)
+  .add(InvitesApi)
   .annotate(OpenApi.Title, "Application registry")
   .annotate(
     OpenApi.Description,

@@ -4,6 +4,7 @@ import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { AppsMigration } from "./apps/AppsMigration.ts"
 import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
+import { InvitesMigration } from "./invites/InvitesMigration.ts"
 
 /**
  * The registry database, in the order it was built. Append only: a migration
@@ -15,5 +16,6 @@ export const registryMigrations: Migrations = {
   "0003_idempotency": IdempotencyMigration,
   "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
   "0005_catalogue": CatalogueMigration,
-  "0006_apps": AppsMigration
+  "0006_apps": AppsMigration,
+  "0007_invites": InvitesMigration
 }

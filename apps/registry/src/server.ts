@@ -5,6 +5,8 @@ import { Effect, Layer } from "effect"
 import { RegistryApi } from "./api.ts"
 import { AppsLive } from "./apps/Http.ts"
 import { Authenticator } from "./auth/Authenticator.ts"
+import { AuthorsLive } from "./authors/Http.ts"
+import { InvitesLive } from "./invites/Http.ts"
 import { BearersLive } from "./auth/Bearer.ts"
 import { RegistryConfig } from "./config.ts"
 import { requestLimits } from "./limits/requestLimits.ts"
@@ -17,7 +19,7 @@ import { registryVersioning } from "./versions.ts"
  * layers.ts, accounts (AccountsDirectory, AccountsApps) and accounts' token verifier. The bearer middlewares are
  * shared by every area.
  */
-export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive, AppsLive).pipe(
+export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive, AppsLive, AuthorsLive, InvitesLive).pipe(
   Layer.provide(BearersLive),
   Layer.provide(Authenticator.Default)
 )
