@@ -40,7 +40,7 @@ export const Readiness = Schema.Struct({
 }).annotations({ identifier: "Readiness" })
 
 export const AppSecret = Schema.Struct({
-  app_secret: Schema.String.annotations({ description: "Shown once; the previous secret stops working at once" })
+  app_secret: Schema.String.annotations({ description: "Shown once; at accounts the previous one ends within its 60-second credential cache" })
 }).annotations({ identifier: "AppSecret" })
 
 export const HistoryItem = Schema.Struct({
