@@ -1,4 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AppsApi } from "./apps/Api.ts"
+import { AuthorsApi } from "./authors/Api.ts"
+import { InvitesApi } from "./invites/Api.ts"
 import { MeApi } from "./me/Api.ts"
 import { DeliveryApi, ReleasesApi } from "./releases/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
@@ -8,6 +11,9 @@ import { SigningApi } from "./signing/Api.ts"
 export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
+  .add(AppsApi)
+  .add(AuthorsApi)
+  .add(InvitesApi)
   .add(ReleasesApi)
   .add(DeliveryApi)
   .add(SigningApi)

@@ -1,5 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
-import { AccountsDirectory } from "@platform/accounts-identity-api"
+import { AccountsApps, AccountsDirectory } from "@platform/accounts-identity-api"
 import { AccessTokenVerifier } from "@platform/auth"
 import { Database } from "@platform/database"
 import { IdempotencyStore } from "@platform/idempotency"
@@ -17,14 +17,18 @@ export const RegistryDatabaseLive = Database.layerConfig({ prefix: "REGISTRY_", 
 export const RegistryStoresLive = Layer.mergeAll(RateLimiter.layer, IdempotencyStore.layer)
 
 /**
- * Accounts as the registry sees it: identities over its internal routes (REGISTRY_ACCOUNTS_URL with
+ * Accounts as the registry sees it: identities and the app sync over its internal routes (REGISTRY_ACCOUNTS_URL with
  * REGISTRY_ACCOUNTS_INTERNAL_TOKEN; without the token accounts refuses every call, answered as 503
  * accounts_unavailable) and its access tokens verified against its JWKS (keys cached 10 minutes, spec 1).
  */
 export const RegistryAccountsLive = Layer.unwrapEffect(
   Effect.map(RegistryConfig, (config) =>
-    Layer.merge(
+    Layer.mergeAll(
       AccountsDirectory.layer({
+        baseUrl: config.accountsUrl,
+        token: Option.getOrElse(config.accountsToken, () => Redacted.make(""))
+      }),
+      AccountsApps.layer({
         baseUrl: config.accountsUrl,
         token: Option.getOrElse(config.accountsToken, () => Redacted.make(""))
       }),

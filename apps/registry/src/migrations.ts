@@ -2,7 +2,9 @@ import type { Migrations } from "@platform/database"
 import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platform/idempotency"
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
+import { AppsMigration } from "./apps/AppsMigration.ts"
 import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
+import { InvitesMigration } from "./invites/InvitesMigration.ts"
 import { ReleasesMigration } from "./releases/ReleasesMigration.ts"
 import { ReleaseSigningKeysMigration } from "./signing/SigningKeysMigration.ts"
 
@@ -16,6 +18,8 @@ export const registryMigrations: Migrations = {
   "0003_idempotency": IdempotencyMigration,
   "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
   "0005_catalogue": CatalogueMigration,
-  "0006_releases": ReleasesMigration,
-  "0007_release_signing_keys": ReleaseSigningKeysMigration
+  "0006_apps": AppsMigration,
+  "0007_invites": InvitesMigration,
+  "0008_releases": ReleasesMigration,
+  "0009_release_signing_keys": ReleaseSigningKeysMigration
 }

@@ -3,7 +3,10 @@ import { RateLimiter } from "@platform/rate-limit"
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "./api.ts"
+import { AppsLive } from "./apps/Http.ts"
 import { Authenticator } from "./auth/Authenticator.ts"
+import { AuthorsLive } from "./authors/Http.ts"
+import { InvitesLive } from "./invites/Http.ts"
 import { BearersLive } from "./auth/Bearer.ts"
 import { RegistryConfig } from "./config.ts"
 import { requestLimits } from "./limits/requestLimits.ts"
@@ -15,10 +18,19 @@ import { registryVersioning } from "./versions.ts"
 
 /**
  * Every area, each providing its own services: left are the settings, the database, the stores of
- * layers.ts, accounts (AccountsDirectory) and accounts' token verifier. The bearer middlewares are
+ * layers.ts, accounts (AccountsDirectory, AccountsApps) and accounts' token verifier. The bearer middlewares are
  * shared by every area.
  */
-export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive, ReleasesLive, DeliveryLive, SigningLive).pipe(
+export const RegistryHandlers = Layer.mergeAll(
+  ServiceLive,
+  MeLive,
+  AppsLive,
+  AuthorsLive,
+  InvitesLive,
+  ReleasesLive,
+  DeliveryLive,
+  SigningLive
+).pipe(
   Layer.provide(BearersLive),
   Layer.provide(Authenticator.Default)
 )

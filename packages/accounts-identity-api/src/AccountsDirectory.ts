@@ -1,10 +1,11 @@
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { InvalidCursor, ValidationFailed } from "@platform/http"
-import { Context, Data, Duration, Effect, Layer, Predicate, type Redacted } from "effect"
+import { Context, type Duration, Effect, Layer, type Redacted } from "effect"
 import { AccountsIdentityApi } from "./Api.ts"
+import { askedWithin } from "./asked.ts"
 import {
   type AccountNotFound,
-  AccountsUnavailable,
+  type AccountsUnavailable,
   type EmailInUse,
   type IdReserved,
   type IdTaken,
@@ -64,28 +65,6 @@ export interface AccountsDirectoryOptions {
   readonly timeout?: Duration.DurationInput | undefined
 }
 
-class NoAnswerInTime extends Data.TaggedError("NoAnswerInTime") {}
-
-/** What is not accounts' answer to the question: none (in time), one outside the contract, or the token refused. */
-type NoAnswer = { readonly _tag: (typeof NO_ANSWER)[number] }
-const NO_ANSWER = [
-  "NoAnswerInTime",
-  "RequestError",
-  "ResponseError",
-  "ParseError",
-  "InternalTokenRequired",
-  "InvalidInternalToken",
-  "InternalApiDisabled"
-] as const
-const isNoAnswer = (error: unknown): error is NoAnswer =>
-  Predicate.hasProperty(error, "_tag") && (NO_ANSWER as ReadonlyArray<unknown>).includes(error._tag)
-
-const unavailable = (cause: string) =>
-  Effect.zipRight(
-    Effect.logWarning(`accounts did not answer: ${cause}`),
-    Effect.fail(new AccountsUnavailable({ message: "Accounts is unavailable for a moment; try again shortly." }))
-  )
-
 /** Builds the service on `HttpApiClient.make(AccountsIdentityApi)`: the internal token on every request, typed refusals. */
 export const makeAccountsDirectory = (options: AccountsDirectoryOptions) =>
   Effect.gen(function*() {
@@ -94,14 +73,7 @@ export const makeAccountsDirectory = (options: AccountsDirectoryOptions) =>
       transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(options.token))
     })
     const api = client.internalIdentities
-    const timeout = options.timeout ?? Duration.seconds(5)
-    const asked = <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, Exclude<E, NoAnswer> | AccountsUnavailable> =>
-      call.pipe(
-        Effect.timeoutFail({ duration: timeout, onTimeout: () => new NoAnswerInTime() }),
-        Effect.catchAll((error): Effect.Effect<never, E | AccountsUnavailable> =>
-          isNoAnswer(error) ? unavailable(error._tag) : Effect.fail(error as E)
-        )
-      ) as Effect.Effect<A, Exclude<E, NoAnswer> | AccountsUnavailable>
+    const asked = askedWithin(options.timeout)
 
     const service: AccountsDirectoryService = {
       carbonByEmail: (email) => asked(api.carbonByEmail({ path: { email } })),

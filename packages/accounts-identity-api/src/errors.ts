@@ -93,3 +93,9 @@ export const requireActive = <I extends { readonly status: string }>(identity: I
     : Effect.fail(
       new IdentityNotActive({ message: `This account is ${identity.status}, not active.`, details: { status: identity.status } })
     )
+
+/** The registry syncs an app id that an app of another source (fake, first-party) holds at accounts. */
+export class AppSourceConflict extends ApiError<AppSourceConflict>()("AppSourceConflict", {
+  code: "app_source_conflict",
+  status: 409
+}) {}

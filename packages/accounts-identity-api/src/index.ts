@@ -6,10 +6,21 @@ export {
   type CreateSiliconRefusal,
   makeAccountsDirectory
 } from "./AccountsDirectory.ts"
+export { AccountsApps, type AccountsAppsService, makeAccountsApps, type Synced, type SyncRefusal } from "./AccountsApps.ts"
 export { AccountsIdentityApi, InternalIdentitiesApi } from "./Api.ts"
+export {
+  AccountsAppsApi,
+  AppStatus,
+  IdTokenSigningAlg,
+  internalAppsGroup,
+  InternalAppsApi,
+  RegistryApp,
+  SyncedApp
+} from "./AppsApi.ts"
 export {
   AccountNotFound,
   AccountsUnavailable,
+  AppSourceConflict,
   EmailInUse,
   IdentityNotActive,
   IdReserved,
@@ -23,6 +34,7 @@ export {
   requireActive
 } from "./errors.ts"
 export { FakeAccounts, type FakeAccountsControl } from "./fakeAccounts.ts"
+export { FakeAccountsApps, type FakeAccountsAppsControl, type SyncCall } from "./fakeAccountsApps.ts"
 export {
   CarbonIdentity,
   Identity,

@@ -1,16 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields, strict } from "@platform/http"
+import { errorResponse, InvalidCursor, MaxBodyBytes, Page, PageQueryFields } from "@platform/http"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { CarbonOnly } from "../auth/errors.ts"
 import { AppOrAuthor } from "./AppOrAuthor.ts"
-import { AppRecord, AppStatus, IdTokenSigningAlg, OwnedApp } from "../apps/AppRecord.ts"
-import { AppDisabled, AppSourceConflict, ConfigVersionConflict, UnknownApp } from "../apps/errors.ts"
-import { InternalAuth } from "@platform/accounts-identity-api"
+import { AppRecord, OwnedApp } from "../apps/AppRecord.ts"
+import { AppDisabled, ConfigVersionConflict, UnknownApp } from "../apps/errors.ts"
+import { internalAppsGroup } from "@platform/accounts-identity-api"
 import { PublicSigninView, SIGNIN_CONFIG_PATCH_LIMIT_BYTES, SigninConfigPatch } from "../apps/signinConfig/index.ts"
 
 export const AppPath = Schema.Struct({ app_id: Schema.String.pipe(Schema.maxLength(64)) })
-const Text = (max: number, description: string) => Schema.String.pipe(Schema.maxLength(max)).annotations({ description })
 
 export const PublicApp = Schema.Struct({
   app_id: Schema.String,
@@ -77,40 +76,5 @@ export class OwnedAppsApi extends HttpApiGroup.make("ownedApps")
   .annotate(OpenApi.Title, "Apps")
 {}
 
-export const RegistryApp = strict(Schema.Struct({
-  name: Text(200, "1 to 200 characters"),
-  description: Schema.optional(Schema.NullOr(Text(5000, "at most 5000 characters"))),
-  homepage_url: Schema.optional(Schema.NullOr(Text(2048, "https URL"))),
-  logo_url: Schema.optional(Schema.NullOr(Text(200_000, "https URL or an inline data URL of at most 128 KB"))),
-  logo_dark_url: Schema.optional(Schema.NullOr(Text(200_000, "https URL or an inline data URL of at most 128 KB"))),
-  owner_uuid: Schema.String.annotations({ description: "The owning account's uuid" }),
-  coauthor_uuids: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(100))),
-  status: AppStatus,
-  app_secret_sha256: Schema.optional(
-    Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)).annotations({
-      description: "SHA-256 (lowercase hex) of the app secret the registry issued; absent keeps the current one"
-    })
-  ),
-  id_token_signed_response_alg: Schema.optional(IdTokenSigningAlg.annotations({
-    description: "How the app's id tokens are signed: EdDSA or RS256 (for relying parties without EdDSA); absent keeps the current one, EdDSA for a new app"
-  }))
-})).annotations({ identifier: "RegistryApp" })
-
-export const RegistrySync = Schema.Struct({ app: AppRecord, created: Schema.Boolean }).annotations({ identifier: "RegistrySync" })
-
-export class InternalAppsApi extends HttpApiGroup.make("internalApps")
-  .add(
-    HttpApiEndpoint.put("sync", "/v1/internal/apps/:app_id")
-      .setPath(AppPath)
-      .setPayload(RegistryApp)
-      .addSuccess(RegistrySync)
-      .addError(errorResponse(AppSourceConflict))
-      .annotate(MaxBodyBytes, 5 * 1024 * 1024)
-      .annotate(
-        OpenApi.Description,
-        "Registry only (bearer internal token): creates or updates a registry app — details, owner and co-authors, status, secret digest, id token signing alg. Its sign-in setup is managed here by its authors and is left as it is."
-      )
-  )
-  .middleware(InternalAuth)
-  .annotate(OpenApi.Title, "Internal")
-{}
+/** The registry sync (PUT /v1/internal/apps/{app_id}), as @platform/accounts-identity-api defines it, answering accounts' App record. */
+export class InternalAppsApi extends internalAppsGroup(AppRecord) {}

@@ -1,7 +1,7 @@
 
 import { Effect, Either } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
-import type { RegistryApp } from "./Api.ts"
+import type { RegistryApp } from "@platform/accounts-identity-api"
 import { isValidAppId } from "../apps/AppId.ts"
 import type { AppWrite } from "../apps/AppsRepo.ts"
 import { validateLogoUrl } from "../apps/signinConfig/index.ts"

@@ -1,16 +1,12 @@
+import { AppStatus, IdTokenSigningAlg } from "@platform/accounts-identity-api"
 import { Schema } from "effect"
 import { AccountSummary, accountSummary, SummaryRow } from "../accounts/AccountSummary.ts"
 import { SigninConfig } from "./signinConfig/SigninConfig.ts"
 
 export const AppSource = Schema.Literal("registry_app", "fake", "first_party")
 export type AppSource = typeof AppSource.Type
-export const AppStatus = Schema.Literal("active", "disabled")
-export type AppStatus = typeof AppStatus.Type
-/** How the app's id tokens are signed (OpenID Connect Registration §2): EdDSA by default, RS256 for relying parties without EdDSA. */
-export const IdTokenSigningAlg = Schema.Literal("EdDSA", "RS256").annotations({
-  description: "id_token_signed_response_alg: EdDSA (default) or RS256"
-})
-export type IdTokenSigningAlg = typeof IdTokenSigningAlg.Type
+// The registry sync's contract (@platform/accounts-identity-api) names these two; accounts uses them throughout.
+export { AppStatus, IdTokenSigningAlg } from "@platform/accounts-identity-api"
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
 

@@ -34,11 +34,8 @@ export class UnknownApp extends ApiError<UnknownApp>()("UnknownApp", {
   status: 404
 }) {}
 
-/** The registry syncs an app id that an app of another source (fake, first-party) holds here. */
-export class AppSourceConflict extends ApiError<AppSourceConflict>()("AppSourceConflict", {
-  code: "app_source_conflict",
-  status: 409
-}) {}
+/** The registry syncs an app id that an app of another source (fake, first-party) holds here (the shared contract's error). */
+export { AppSourceConflict } from "@platform/accounts-identity-api"
 
 export class AppIdTaken extends ApiError<AppIdTaken>()("AppIdTaken", {
   code: "app_id_taken",

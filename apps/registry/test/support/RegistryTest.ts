@@ -1,7 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { FetchHttpClient } from "@effect/platform"
-import { AccountsDirectory, type CarbonIdentity, FakeAccounts, type SiliconIdentity } from "@platform/accounts-identity-api"
+import { AccountsApps, AccountsDirectory, type CarbonIdentity, FakeAccounts, type SiliconIdentity } from "@platform/accounts-identity-api"
 import { AccessTokenVerifier } from "@platform/auth"
 import { TestDatabase } from "@platform/database"
 import { serviceTestSettings, serviceUnderTest, typedClient } from "@platform/testkit"
@@ -43,21 +43,28 @@ const verifierOf = (settings: RegistrySettings) =>
       audience: [settings.audience, DEVELOPER_AUDIENCE]
     }))).pipe(Layer.provide(FetchHttpClient.layer))
 
-/** One registry over the given database, with accounts in memory (`FakeAccounts`) and the test issuer's tokens. */
-export const registryServerOn = <E>(
+/** One registry over the given database with `accounts` (its identities and app sync) and the test issuer's tokens. */
+export const registryServerWith = <E, A, EA>(
   database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
+  accounts: Layer.Layer<A, EA>,
   overrides: Partial<RegistrySettings> = {}
 ) =>
   serviceUnderTest((port) => {
     const settings = registryTestSettings(port, overrides)
     return RegistryServer.pipe(
-      Layer.provideMerge(Layer.mergeAll(Layer.fresh(RegistryStoresLive), AccountsDirectory.Test, verifierOf(settings))),
+      Layer.provideMerge(Layer.mergeAll(Layer.fresh(RegistryStoresLive), accounts, verifierOf(settings))),
       Layer.provideMerge(TestIssuerLive),
       Layer.provideMerge(database),
       Layer.provideMerge(RegistryConfigOf(settings)),
       Layer.merge(Layer.succeed(RegistryUnderTest, { url: settings.publicUrl, settings }))
     )
   })
+
+/** One registry over the given database, with accounts in memory (`FakeAccounts`, `FakeAccountsApps`) and the test issuer's tokens. */
+export const registryServerOn = <E>(
+  database: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>,
+  overrides: Partial<RegistrySettings> = {}
+) => registryServerWith(database, AccountsApps.Test.pipe(Layer.provideMerge(AccountsDirectory.Test)), overrides)
 
 /** The registry on its own fresh database. Use with `layer(RegistryTest(), { excludeTestServices: true })`. */
 export const RegistryTest = (overrides: Partial<RegistrySettings> = {}) =>

@@ -1,0 +1,30 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { RegistryApi } from "../api.ts"
+import { CurrentCaller, MaybeCaller } from "../auth/Caller.ts"
+import { appOf } from "./App.ts"
+import { AppAccess } from "./AppAccess.ts"
+import { REQUIRED_COMMANDS } from "./Api.ts"
+import { Apps } from "./Apps.ts"
+
+export const AppsLive = HttpApiBuilder.group(RegistryApi, "apps", (handlers) =>
+  Effect.gen(function*() {
+    const apps = yield* Apps
+    const access = yield* AppAccess
+    return handlers
+      .handle("availability", ({ path }) => apps.availability(path.app_id))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentCaller, (caller) => apps.create(caller, payload)))
+      .handle("get", ({ path }) =>
+        Effect.flatMap(MaybeCaller, (caller) =>
+          Effect.map(access.visible(path.app_id, caller), ({ app, author }) => appOf(app, author))))
+      .handle("update", ({ path, payload }) => Effect.flatMap(CurrentCaller, (caller) => apps.update(caller, path.app_id, payload)))
+      .handle("setAccess", ({ path, payload }) =>
+        Effect.flatMap(CurrentCaller, (caller) => apps.setAccess(caller, path.app_id, payload)))
+      .handle("readiness", ({ path }) =>
+        Effect.flatMap(CurrentCaller, (caller) =>
+          Effect.map(apps.readiness(caller, path.app_id), (readiness) => ({ ...readiness, required_commands: [...REQUIRED_COMMANDS] }))))
+      .handle("publish", ({ path }) => Effect.flatMap(CurrentCaller, (caller) => apps.publish(caller, path.app_id)))
+      .handle("rotateSecret", ({ path }) => Effect.flatMap(CurrentCaller, (caller) => apps.rotateSecret(caller, path.app_id)))
+      .handle("history", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentCaller, (caller) => apps.history(caller, path.app_id, urlParams.limit ?? 100, urlParams.offset ?? 0)))
+  })).pipe(Layer.provide([Apps.Default, AppAccess.Default]))
