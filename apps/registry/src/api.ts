@@ -1,11 +1,15 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { MeApi } from "./me/Api.ts"
+import { PackagesApi } from "./packages/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
+import { TargetsApi } from "./targets/Api.ts"
 
 /** The registry's whole contract (spec 2, Registry): other services and tests call it through HttpApiClient. */
 export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
+  .add(TargetsApi)
+  .add(PackagesApi)
   .annotate(OpenApi.Title, "Application registry")
   .annotate(
     OpenApi.Description,

@@ -26,4 +26,4 @@ export class UnsafeArchive extends Data.TaggedError("UnsafeArchive")<{
 }> {}
 
 /** bubblewrap cannot run here (absent, or namespaces refused): nothing can be run sandboxed. */
-export class RunnerUnavailable extends Data.TaggedError("RunnerUnavailable")<{ readonly message: string }> {}
+export class SandboxUnavailable extends Data.TaggedError("SandboxUnavailable")<{ readonly message: string }> {}

@@ -1,5 +1,5 @@
 export { SANDBOX_APP_DIRECTORY, SANDBOX_HOME, SANDBOX_PATH } from "./bwrapArguments.ts"
-export { RunnerUnavailable, UnsafeArchive, type UnsafeReason } from "./errors.ts"
+export { SandboxUnavailable, UnsafeArchive, type UnsafeReason } from "./errors.ts"
 export {
   DEFAULT_EXTRACT_LIMITS,
   type ExtractLimits,

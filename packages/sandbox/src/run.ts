@@ -3,7 +3,7 @@ import { spawn } from "node:child_process"
 import { randomInt } from "node:crypto"
 import { constants } from "node:os"
 import { bwrapArguments } from "./bwrapArguments.ts"
-import { RunnerUnavailable } from "./errors.ts"
+import { SandboxUnavailable } from "./errors.ts"
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "./limits.ts"
 import { cappedOutput } from "./output.ts"
 
@@ -66,8 +66,8 @@ const killGroup = (pid: number | undefined) => {
  * `--die-with-parent` and its pid namespace) everything the command started. stdout and stderr are kept up
  * to `outputBytes` each. Fails only when bubblewrap cannot be started at all.
  */
-export const runSandboxed = (run: SandboxCommand): Effect.Effect<SandboxResult, RunnerUnavailable> =>
-  Effect.async<SandboxResult, RunnerUnavailable>((resume) => {
+export const runSandboxed = (run: SandboxCommand): Effect.Effect<SandboxResult, SandboxUnavailable> =>
+  Effect.async<SandboxResult, SandboxUnavailable>((resume) => {
     const limits = { ...DEFAULT_SANDBOX_LIMITS, ...run.limits }
     const root = process.getuid?.() === 0
     const uid = root ? SANDBOX_UIDS.from + randomInt(SANDBOX_UIDS.count) : process.getuid?.() ?? -1
@@ -101,7 +101,7 @@ export const runSandboxed = (run: SandboxCommand): Effect.Effect<SandboxResult, 
       if (done) return
       done = true
       clearTimeout(timer)
-      resume(Effect.fail(new RunnerUnavailable({ message: `bubblewrap could not be started: ${error.message}` })))
+      resume(Effect.fail(new SandboxUnavailable({ message: `bubblewrap could not be started: ${error.message}` })))
     })
     child.on("close", (code, signal) => {
       if (done) return

@@ -22,5 +22,5 @@ export const detectRunner: Effect.Effect<RunnerStatus> = Effect.gen(function*() 
     : { available: false, reason: `bubblewrap did not run a trivial command: ${result.stderr.trim() || `exit ${result.exit_code}`}` } as const
 }).pipe(
   Effect.scoped,
-  Effect.catchTag("RunnerUnavailable", (error) => Effect.succeed({ available: false, reason: error.message } as const))
+  Effect.catchTag("SandboxUnavailable", (error) => Effect.succeed({ available: false, reason: error.message } as const))
 )
