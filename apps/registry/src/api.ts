@@ -6,6 +6,8 @@ import { MeApi } from "./me/Api.ts"
 import { DeliveryApi, ReleasesApi } from "./releases/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SigningApi } from "./signing/Api.ts"
+import { PackagesApi } from "./packages/Api.ts"
+import { TargetsApi } from "./targets/Api.ts"
 
 /** The registry's whole contract (spec 2, Registry): other services and tests call it through HttpApiClient. */
 export class RegistryApi extends HttpApi.make("registry")
@@ -14,6 +16,8 @@ export class RegistryApi extends HttpApi.make("registry")
   .add(AppsApi)
   .add(AuthorsApi)
   .add(InvitesApi)
+  .add(TargetsApi)
+  .add(PackagesApi)
   .add(ReleasesApi)
   .add(DeliveryApi)
   .add(SigningApi)

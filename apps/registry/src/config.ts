@@ -19,6 +19,15 @@ export interface RegistrySettings extends ServiceSettings {
   readonly developmentBearer: boolean
   /** Requests per minute per client: 600 reads and 120 writes (spec 2); REGISTRY_READS_PER_MINUTE and _WRITES_ for load tests. */
   readonly rateLimits: { readonly readsPerMinute: number; readonly writesPerMinute: number }
+  readonly sandbox: {
+    /**
+     * REGISTRY_SANDBOX: `auto` (default) validates packages in bubblewrap when it runs on this host; `off` never
+     * does (uploads answer 503 runner_unavailable, targets say runner_available false).
+     */
+    readonly mode: "auto" | "off"
+    /** REGISTRY_SANDBOX_COMMAND_SECONDS: wall-clock time of each validation command, 1 to 15 (default 10; three fit in the upload's 60 s). */
+    readonly commandSeconds: number
+  }
 }
 
 export class RegistryConfig extends Context.Tag("registry/RegistryConfig")<RegistryConfig, RegistrySettings>() {}
@@ -33,9 +42,14 @@ export const registrySettings: Config.Config<RegistrySettings> = Config.all([
   Config.boolean("REGISTRY_DEVELOPMENT_BEARER").pipe(Config.withDefault(false)),
   Config.integer("REGISTRY_READS_PER_MINUTE").pipe(Config.withDefault(600), Config.validate({ message: "at least 1", validation: (n) => n >= 1 })),
   Config.integer("REGISTRY_WRITES_PER_MINUTE").pipe(Config.withDefault(120), Config.validate({ message: "at least 1", validation: (n) => n >= 1 })),
+  Config.literal("auto", "off")("REGISTRY_SANDBOX").pipe(Config.withDefault("auto" as const)),
+  Config.integer("REGISTRY_SANDBOX_COMMAND_SECONDS").pipe(
+    Config.withDefault(10),
+    Config.validate({ message: "1 to 15", validation: (n) => n >= 1 && n <= 15 })
+  ),
   DatabaseConfig({ prefix: "REGISTRY_", service: "registry" })
 ]).pipe(
-  Config.mapOrFail(([service, accountsUrl, issuer, accountsToken, audience, developmentBearer, readsPerMinute, writesPerMinute]) =>
+  Config.mapOrFail(([service, accountsUrl, issuer, accountsToken, audience, developmentBearer, readsPerMinute, writesPerMinute, sandbox, commandSeconds]) =>
     developmentBearer && service.environment === "production"
       ? Either.left(
         ConfigError.InvalidData(["REGISTRY_DEVELOPMENT_BEARER"], "the development bearer is for local development only, never production")
@@ -47,7 +61,8 @@ export const registrySettings: Config.Config<RegistrySettings> = Config.all([
         accountsToken,
         audience,
         developmentBearer,
-        rateLimits: { readsPerMinute, writesPerMinute }
+        rateLimits: { readsPerMinute, writesPerMinute },
+        sandbox: { mode: sandbox, commandSeconds }
       })
   )
 )

@@ -14,6 +14,8 @@ import { MeLive } from "./me/Http.ts"
 import { DeliveryLive, ReleasesLive } from "./releases/Http.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SigningLive } from "./signing/Http.ts"
+import { PackagesLive } from "./packages/Http.ts"
+import { TargetsLive } from "./targets/Http.ts"
 import { registryVersioning } from "./versions.ts"
 
 /**
@@ -27,6 +29,8 @@ export const RegistryHandlers = Layer.mergeAll(
   AppsLive,
   AuthorsLive,
   InvitesLive,
+  TargetsLive,
+  PackagesLive,
   ReleasesLive,
   DeliveryLive,
   SigningLive

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { AppNotFound, NotAnAuthor } from "../apps/errors.ts"
 import { OptionalAccountBearer, OptionalBearer, RegistryBearer } from "../auth/Bearer.ts"
 import { registryError } from "../errors.ts"
-import { TARGETS } from "../packages/targets.ts"
+import { TARGETS } from "../targets/Targets.ts"
 import {
   AuthorSignatureInvalid,
   DuplicateTargets,

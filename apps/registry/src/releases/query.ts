@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { isTarget, TARGETS } from "../packages/targets.ts"
+import { isTarget, TARGETS } from "../targets/Targets.ts"
 import { InvalidQueryValue } from "./errors.ts"
 import { type Channel, CHANNELS } from "./Release.ts"
 

@@ -31,6 +31,7 @@ export const registryTestSettings = (port: number, overrides: Partial<RegistrySe
   audience: "registry",
   developmentBearer: false,
   rateLimits: { readsPerMinute: 600, writesPerMinute: 120 },
+  sandbox: { mode: "auto", commandSeconds: 10 },
   ...overrides
 })
 

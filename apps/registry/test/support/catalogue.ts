@@ -50,3 +50,76 @@ export const packagedRelease = (appId: string, uploadedBy: string) =>
   }).pipe(Effect.orDie)
 
 export const DESCRIPTION = "A notes app for people and agents. ".repeat(7).trim()
+
+
+/**
+ * The catalogue written directly through SQL, for tests of areas built beside the apps endpoints:
+ * an app with its authors, installs, and what the history holds.
+ */
+
+export interface AuthorIdentity {
+  readonly uuid: string
+  readonly id: string | null
+  readonly display_name: string
+}
+
+/** A draft app whose authors are these accounts, the first one its administrator. */
+export const insertApp = (authors: ReadonlyArray<AuthorIdentity>, name = "Test app") =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const appId = `test-${randomUUID().slice(0, 8)}`
+    const at = new Date()
+    const administrator = authors[0]!
+    yield* sql`
+      insert into apps (app_id, name, administrator_uuid, created_by, created_at, updated_at)
+      values (${appId}, ${name}, ${administrator.uuid}, ${administrator.uuid}, ${at}, ${at})
+    `
+    for (const author of authors) {
+      yield* sql`
+        insert into app_authors (app_id, account_uuid, account_id, display_name, joined_at)
+        values (${appId}, ${author.uuid}, ${author.id}, ${author.display_name}, ${at})
+      `
+    }
+    return appId
+  }).pipe(Effect.orDie)
+
+/** The app's history, oldest first. */
+export const historyOf = (appId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly kind: string; readonly actor_uuid: string | null; readonly data: any }>`
+      select kind, actor_uuid, data from app_history where app_id = ${appId} order by at, id
+    `).pipe(Effect.orDie)
+
+/**
+ * Completed installs of a new app, one per entry: for each target a package and a release to install it from
+ * (the rows the installs endpoint writes); `account` null for an anonymous install.
+ */
+export const insertInstalls = (installs: ReadonlyArray<{ readonly target: string; readonly account: string | null }>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const owner = { uuid: randomUUID(), id: null, display_name: "Installs" }
+    const appId = yield* insertApp([owner])
+    const at = new Date()
+    const releaseId = `rel_${randomUUID().replaceAll("-", "")}`
+    yield* sql`
+      insert into releases (id, app_id, channel, version, sequence, created_by, created_at)
+      values (${releaseId}, ${appId}, 'production', '1.0.0', 1, ${owner.uuid}, ${at})
+    `
+    const packages = new Map<string, string>()
+    for (const target of new Set(installs.map((install) => install.target))) {
+      const packageId = `pkg_${randomUUID().replaceAll("-", "")}`
+      packages.set(target, packageId)
+      yield* sql`
+        insert into packages (id, app_id, target, sha256, size, command, validation, bytes, uploaded_by, created_at)
+        values (${packageId}, ${appId}, ${target}, ${"0".repeat(64)}, 1, 'bin/tool', '[]'::jsonb, ${new Uint8Array([0])}, ${owner.uuid}, ${at})
+      `
+      yield* sql`insert into release_packages (release_id, package_id, target) values (${releaseId}, ${packageId}, ${target})`
+    }
+    for (const install of installs) {
+      yield* sql`
+        insert into installs (id, app_id, release_id, package_id, target, account_uuid, created_at)
+        values (${`ins_${randomUUID()}`}, ${appId}, ${releaseId}, ${packages.get(install.target)!}, ${install.target}, ${install.account}, ${at})
+      `
+    }
+    return appId
+  }).pipe(Effect.orDie)
