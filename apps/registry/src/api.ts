@@ -1,11 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { MeApi } from "./me/Api.ts"
+import { SearchApi } from "./search/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 
 /** The registry's whole contract (spec 2, Registry): other services and tests call it through HttpApiClient. */
 export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
+  .add(SearchApi)
   .annotate(OpenApi.Title, "Application registry")
   .annotate(
     OpenApi.Description,

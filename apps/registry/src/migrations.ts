@@ -3,6 +3,7 @@ import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "@platfor
 import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
+import { SearchMigration } from "./search/SearchMigration.ts"
 
 /**
  * The registry database, in the order it was built. Append only: a migration
@@ -13,5 +14,6 @@ export const registryMigrations: Migrations = {
   "0002_rate_limits": RateLimitMigration,
   "0003_idempotency": IdempotencyMigration,
   "0004_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
-  "0005_catalogue": CatalogueMigration
+  "0005_catalogue": CatalogueMigration,
+  "0006_search": SearchMigration
 }

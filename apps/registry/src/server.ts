@@ -8,6 +8,7 @@ import { BearersLive } from "./auth/Bearer.ts"
 import { RegistryConfig } from "./config.ts"
 import { requestLimits } from "./limits/requestLimits.ts"
 import { MeLive } from "./me/Http.ts"
+import { SearchLive } from "./search/Http.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { registryVersioning } from "./versions.ts"
 
@@ -16,7 +17,7 @@ import { registryVersioning } from "./versions.ts"
  * layers.ts, accounts (AccountsDirectory) and accounts' token verifier. The bearer middlewares are
  * shared by every area.
  */
-export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive).pipe(
+export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive, SearchLive).pipe(
   Layer.provide(BearersLive),
   Layer.provide(Authenticator.Default)
 )
