@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { DiscoveryApi } from "./discovery/Api.ts"
 import { MeApi } from "./me/Api.ts"
 import { SearchApi } from "./search/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
@@ -8,6 +9,7 @@ export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
   .add(SearchApi)
+  .add(DiscoveryApi)
   .annotate(OpenApi.Title, "Application registry")
   .annotate(
     OpenApi.Description,

@@ -6,6 +6,7 @@ import { RegistryApi } from "./api.ts"
 import { Authenticator } from "./auth/Authenticator.ts"
 import { BearersLive } from "./auth/Bearer.ts"
 import { RegistryConfig } from "./config.ts"
+import { DiscoveryLive } from "./discovery/Http.ts"
 import { requestLimits } from "./limits/requestLimits.ts"
 import { MeLive } from "./me/Http.ts"
 import { SearchLive } from "./search/Http.ts"
@@ -15,9 +16,10 @@ import { registryVersioning } from "./versions.ts"
 /**
  * Every area, each providing its own services: left are the settings, the database, the stores of
  * layers.ts, accounts (AccountsDirectory) and accounts' token verifier. The bearer middlewares are
- * shared by every area.
+ * shared by every area; discovery's MCP tool resolve_release plugs into release resolution (ReleaseResolver).
  */
-export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive, SearchLive).pipe(
+export const RegistryHandlers = Layer.mergeAll(ServiceLive, MeLive, SearchLive, DiscoveryLive).pipe(
+  // TODO(merge): provide the releases area's resolution here (ReleaseResolver); until then resolve_release says it is not available.
   Layer.provide(BearersLive),
   Layer.provide(Authenticator.Default)
 )

@@ -12,7 +12,7 @@ const text = (description: string, accepted?: ReadonlyArray<string>) =>
   Schema.optional(
     Schema.String.annotations({
       description,
-      ...(accepted === undefined ? {} : { jsonSchema: { type: "string", enum: accepted } })
+      ...(accepted === undefined ? {} : { jsonSchema: { type: "string", enum: accepted, description } })
     })
   )
 
