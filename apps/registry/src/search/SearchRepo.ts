@@ -44,14 +44,17 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("registry/SearchRep
       )`
     }
 
-    /** An app id or name matching the text: as a substring (trigram index), by trigram similarity, or within a few edits of the id. */
+    /**
+     * An app id or name matching the text: as a substring, by trigram similarity (both through the trigram
+     * indexes), or within a few edits of the id (a scan of the ids, cheap, kept apart so that the rest can use the indexes).
+     */
     const matching = (text: string) => {
       const substring = `%${literalLike(text)}%`
       const edits = typoEdits(text)
-      return sql`(
-        a.app_id like ${substring} or lower(a.name) like ${substring}
-        or a.app_id % ${text} or ${text} <% lower(a.name)
-        ${edits === 0 ? sql`` : sql`or levenshtein_less_equal(a.app_id, ${text}, ${edits}) <= ${edits}`}
+      return sql`a.app_id in (
+        select app_id from apps
+        where app_id like ${substring} or lower(name) like ${substring} or app_id % ${text} or ${text} <% lower(name)
+        ${edits === 0 ? sql`` : sql`union all select app_id from apps where levenshtein_less_equal(app_id, ${text}, ${edits}) <= ${edits}`}
       )`
     }
 
