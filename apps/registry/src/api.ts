@@ -4,6 +4,8 @@ import { AuthorsApi } from "./authors/Api.ts"
 import { InvitesApi } from "./invites/Api.ts"
 import { MeApi } from "./me/Api.ts"
 import { DeliveryApi, ReleasesApi } from "./releases/Api.ts"
+import { DiscoveryApi } from "./discovery/Api.ts"
+import { SearchApi } from "./search/Api.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SigningApi } from "./signing/Api.ts"
 import { PackagesApi } from "./packages/Api.ts"
@@ -13,6 +15,7 @@ import { TargetsApi } from "./targets/Api.ts"
 export class RegistryApi extends HttpApi.make("registry")
   .add(ServiceApi)
   .add(MeApi)
+  .add(SearchApi)
   .add(AppsApi)
   .add(AuthorsApi)
   .add(InvitesApi)
@@ -21,6 +24,7 @@ export class RegistryApi extends HttpApi.make("registry")
   .add(ReleasesApi)
   .add(DeliveryApi)
   .add(SigningApi)
+  .add(DiscoveryApi)
   .annotate(OpenApi.Title, "Application registry")
   .annotate(
     OpenApi.Description,

@@ -7,6 +7,7 @@ import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
 import { InvitesMigration } from "./invites/InvitesMigration.ts"
 import { ReleasesMigration } from "./releases/ReleasesMigration.ts"
 import { ReleaseSigningKeysMigration } from "./signing/SigningKeysMigration.ts"
+import { SearchMigration } from "./search/SearchMigration.ts"
 
 /**
  * The registry database, in the order it was built. Append only: a migration
@@ -21,5 +22,6 @@ export const registryMigrations: Migrations = {
   "0006_apps": AppsMigration,
   "0007_invites": InvitesMigration,
   "0008_releases": ReleasesMigration,
-  "0009_release_signing_keys": ReleaseSigningKeysMigration
+  "0009_release_signing_keys": ReleaseSigningKeysMigration,
+  "0010_search": SearchMigration
 }

@@ -9,9 +9,12 @@ import { AuthorsLive } from "./authors/Http.ts"
 import { InvitesLive } from "./invites/Http.ts"
 import { BearersLive } from "./auth/Bearer.ts"
 import { RegistryConfig } from "./config.ts"
+import { DiscoveryLive } from "./discovery/Http.ts"
 import { requestLimits } from "./limits/requestLimits.ts"
 import { MeLive } from "./me/Http.ts"
 import { DeliveryLive, ReleasesLive } from "./releases/Http.ts"
+import { ReleaseResolverLive } from "./releases/ReleaseResolverLive.ts"
+import { SearchLive } from "./search/Http.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SigningLive } from "./signing/Http.ts"
 import { PackagesLive } from "./packages/Http.ts"
@@ -21,11 +24,12 @@ import { registryVersioning } from "./versions.ts"
 /**
  * Every area, each providing its own services: left are the settings, the database, the stores of
  * layers.ts, accounts (AccountsDirectory, AccountsApps) and accounts' token verifier. The bearer middlewares are
- * shared by every area.
+ * shared by every area; discovery's MCP tool resolve_release plugs into release resolution (ReleaseResolver).
  */
 export const RegistryHandlers = Layer.mergeAll(
   ServiceLive,
   MeLive,
+  SearchLive,
   AppsLive,
   AuthorsLive,
   InvitesLive,
@@ -33,8 +37,10 @@ export const RegistryHandlers = Layer.mergeAll(
   PackagesLive,
   ReleasesLive,
   DeliveryLive,
-  SigningLive
+  SigningLive,
+  DiscoveryLive
 ).pipe(
+  Layer.provide(ReleaseResolverLive),
   Layer.provide(BearersLive),
   Layer.provide(Authenticator.Default)
 )

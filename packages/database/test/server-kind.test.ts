@@ -48,4 +48,17 @@ describe("what the client is talking to", () => {
       const kind = yield* Effect.promise(() => serverKindOf({ connectionString: url }))
       assert.strictEqual(kind, TestDatabase.hasServer ? "postgresql" : "pglite")
     }))
+
+  it.scopedLive("pg_trgm and fuzzystrmatch can be created on the suite's database, PGlite included", () =>
+    Effect.gen(function*() {
+      const database = yield* Layer.build(TestDatabase.layer({}))
+      const rows = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.zipRight(
+          sql`create extension if not exists pg_trgm`.pipe(Effect.zipRight(sql`create extension if not exists fuzzystrmatch`)),
+          sql<{ similarity: number; distance: number }>`
+            select similarity('weathr', 'weather')::float8 as similarity, levenshtein('weathr', 'weather') as distance
+          `
+        )).pipe(Effect.provide(database))
+      assert.deepStrictEqual(rows, [{ similarity: 0.5, distance: 1 }])
+    }))
 })

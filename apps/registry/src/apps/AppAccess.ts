@@ -4,7 +4,8 @@ import { AppAccessRepo } from "./AppAccessRepo.ts"
 import type { AppRow } from "./AppRow.ts"
 import { AppNotFound, NotAdministrator, NotAnAuthor } from "./errors.ts"
 
-const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase()
+/** The domain of an email address, as private apps name their domains. */
+export const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase()
 
 /**
  * Whether a caller who is not an author may see a published app: anyone when it is public; when it is

@@ -2,6 +2,7 @@ import type { PGliteOptions } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Effect, type Scope } from "effect"
 import { DatabaseError, describeCause } from "../database-error.ts"
+import { embeddedExtensions } from "./extensions.ts"
 import { SessionAffinePGlite } from "./session-affine-pglite.ts"
 
 /** Where the socket server listens: a Unix socket file, or TCP (port 0 picks a free port). */
@@ -13,8 +14,9 @@ export type Listen =
 const maxClientConnections = 16
 
 /**
- * Opens PGlite (in `options.pglite.dataDir`, or in memory) and serves it on a socket until the
- * scope closes; then stops the server and closes PGlite, which flushes it to disk.
+ * Opens PGlite (in `options.pglite.dataDir`, or in memory) with the embedded extensions (pg_trgm,
+ * fuzzystrmatch) and serves it on a socket until the scope closes; then stops the server and closes
+ * PGlite, which flushes it to disk.
  * Returns the address served.
  */
 export const servePGlite = (options: {
@@ -26,7 +28,10 @@ export const servePGlite = (options: {
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: async () => {
-          const db = new SessionAffinePGlite(options.pglite)
+          const db = new SessionAffinePGlite({
+            ...options.pglite,
+            extensions: { ...embeddedExtensions, ...options.pglite.extensions }
+          })
           await db.waitReady
           return db
         },
