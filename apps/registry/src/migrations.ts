@@ -7,6 +7,7 @@ import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
 import { InvitesMigration } from "./invites/InvitesMigration.ts"
 import { ReleasesMigration } from "./releases/ReleasesMigration.ts"
 import { ReleaseSigningKeysMigration } from "./signing/SigningKeysMigration.ts"
+import { CatalogueChangesMigration } from "./search/CatalogueChangesMigration.ts"
 import { SearchMigration } from "./search/SearchMigration.ts"
 
 /**
@@ -23,5 +24,6 @@ export const registryMigrations: Migrations = {
   "0007_invites": InvitesMigration,
   "0008_releases": ReleasesMigration,
   "0009_release_signing_keys": ReleaseSigningKeysMigration,
-  "0010_search": SearchMigration
+  "0010_search": SearchMigration,
+  "0011_catalogue_changes": CatalogueChangesMigration
 }

@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import type { CarbonIdentity } from "@platform/accounts-identity-api"
+import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import { insertApp, insertRelease } from "./support/searchFixtures.ts"
 import { newCarbon, RegistryTest, RegistryUnderTest, signedIn } from "./support/RegistryTest.ts"
@@ -14,7 +15,7 @@ interface Cast {
 }
 class SearchCast extends Context.Tag("test/SearchCast")<SearchCast, Cast>() {}
 
-/** The catalogue every test of this file reads (a test adds nothing to it). */
+/** The catalogue every test of this file reads (only the last test adds to it, an app no other search sees). */
 const Catalogue = Layer.effect(
   SearchCast,
   Effect.gen(function*() {
@@ -40,7 +41,7 @@ const Catalogue = Layer.effect(
 )
 
 interface SearchBody {
-  readonly items: ReadonlyArray<{ readonly app_id: string; readonly access: unknown; readonly status: string }>
+  readonly items: ReadonlyArray<{ readonly app_id: string; readonly name: string; readonly access: unknown; readonly status: string }>
   readonly total: number
   readonly limit: number
   readonly offset: number
@@ -211,6 +212,22 @@ layer(Catalogue.pipe(Layer.provideMerge(RegistryTest())), { excludeTestServices:
         expect((yield* refusal("offset=-1")).error.details).toMatchObject({ parameter: "offset", minimum: 0, maximum: null })
         expect((yield* refusal(`q=${"a".repeat(101)}`)).error.details).toMatchObject({ parameter: "q" })
         expect((yield* refusal("tags=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u")).error.details).toMatchObject({ parameter: "tags" })
+      }))
+  })
+
+  describe("answers kept per process", () => {
+    // Runs last: it leaves its app a draft, which no other search sees.
+    it.effect("a kept answer is never served once the catalogue changed: a new app, a rename, an unpublish show at once", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        expect((yield* search("q=zeppelin")).body.total).toBe(0)
+        yield* insertApp({ app_id: "zeppelin-notes", name: "Zeppelin Notes", createdDay: 9 })
+        expect(ids((yield* search("q=zeppelin")).body)).toEqual(["zeppelin-notes"])
+        expect(ids((yield* search("q=zeppelin")).body)).toEqual(["zeppelin-notes"])
+        yield* sql`update apps set name = 'Airship Notes' where app_id = 'zeppelin-notes'`.pipe(Effect.orDie)
+        expect((yield* search("q=zeppelin")).body.items[0]).toMatchObject({ name: "Airship Notes" })
+        yield* sql`update apps set status = 'draft' where app_id = 'zeppelin-notes'`.pipe(Effect.orDie)
+        expect((yield* search("q=zeppelin")).body.total).toBe(0)
       }))
   })
 })

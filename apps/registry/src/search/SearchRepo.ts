@@ -18,6 +18,7 @@ const FoundRow = Schema.Struct({
 const decodeFound = rowsDecoder(FoundRow)
 const decodeCount = rowsDecoder(Schema.Struct({ total: Schema.Union(Schema.Number, Schema.NumberFromString) }))
 const APP_COLUMNS = columnsOf(AppRow.fields, "a")
+const decodeVersion = rowsDecoder(Schema.Struct({ last_value: Schema.Union(Schema.String, Schema.Number), is_called: Schema.Boolean }))
 
 /** LIKE's wildcards and its escape character, taken literally. */
 const literalLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`)
@@ -121,6 +122,13 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("registry/SearchRep
         return { rows, total }
       }).pipe(Effect.orDie)
 
-    return { page }
+    /** Where the catalogue stands: moves at every committed change of what search reads. */
+    const catalogueVersion = sql`select last_value, is_called from catalogue_changes`.pipe(
+      Effect.flatMap(decodeVersion),
+      Effect.map((rows) => rows[0] === undefined ? "0" : `${rows[0].last_value}:${rows[0].is_called}`),
+      Effect.orDie
+    )
+
+    return { page, catalogueVersion }
   })
 }) {}
