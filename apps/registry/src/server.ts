@@ -1,4 +1,4 @@
-import { idempotentRequests, IdempotencyStore } from "@platform/idempotency"
+import { idempotentRequests, IdempotencyStore, sealedAnswers } from "@platform/idempotency"
 import { RateLimiter } from "@platform/rate-limit"
 import { serveHttpApi } from "@platform/service"
 import { Effect, Layer } from "effect"
@@ -9,6 +9,7 @@ import { AuthorsLive } from "./authors/Http.ts"
 import { InvitesLive } from "./invites/Http.ts"
 import { BearersLive } from "./auth/Bearer.ts"
 import { RegistryConfig } from "./config.ts"
+import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { DiscoveryLive } from "./discovery/Http.ts"
 import { requestLimits } from "./limits/requestLimits.ts"
 import { MeLive } from "./me/Http.ts"
@@ -56,6 +57,11 @@ export const RegistryServer = Layer.unwrapEffect(Effect.gen(function*() {
     settings: config,
     envelope: "complete",
     admit: requestLimits(yield* RateLimiter, { ...config.rateLimits, trustProxy: config.trustProxy }),
-    around: idempotentRequests(yield* IdempotencyStore, { trustProxy: config.trustProxy, minKeyLength: 8 })
+    around: idempotentRequests(yield* IdempotencyStore, {
+      trustProxy: config.trustProxy,
+      minKeyLength: 8,
+      // Answers may hold a new app secret: sealed at rest like every other secret.
+      sealing: sealedAnswers(yield* SecretsAtRest, "idempotent_answer")
+    })
   })
-}))
+})).pipe(Layer.provide(SecretsAtRest.Default))

@@ -5,7 +5,7 @@ import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from "
 import { call, insertApp, insertPackage, type PackageFixture } from "./support/releaseFixtures.ts"
 import { newCarbon, RegistryTest, RegistryUnderTest, signedIn } from "./support/RegistryTest.ts"
 
-/** The author manifest as decisions-reg-releases.md writes it, built here independently of the registry's code. */
+/** The author manifest as decisions.md writes it, built here independently of the registry's code. */
 const authorManifest = (appId: string, channel: string, version: string, packages: ReadonlyArray<PackageFixture>) =>
   JSON.stringify({
     type: "silicon-apps.author-manifest.v1",

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { APP_ID_RULE, isValidAppId } from "./AppId.ts"
 
 /**
- * What an author may write on an app, with its limits (docs/decisions-reg-apps.md, "App fields"). Each rule is
+ * What an author may write on an app, with its limits (docs/decisions.md, "App fields"). Each rule is
  * a schema, so a bad value is 422 validation_failed naming the field (`links.custom.0.url`) with the rule.
  */
 

@@ -9,7 +9,7 @@ import { AccountsRefused, AppIdTaken } from "./errors.ts"
 const isCarbon = (author: AuthorRow) => author.account_id?.startsWith("c:") === true
 
 /**
- * The app as accounts is told of it (docs/decisions-reg-apps.md, "Accounts sync"): only Carbon authors are
+ * The app as accounts is told of it (docs/decisions.md, "Accounts sync"): only Carbon authors are
  * sent, as accounts requires; the owner is the administrator when a Carbon, else the oldest Carbon author,
  * the other Carbon authors co-authors (oldest first, at most 100). Draft and published are both `active`:
  * authors sign in with their app before publishing. None when no author is a Carbon (not synced yet).

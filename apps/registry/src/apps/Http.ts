@@ -1,3 +1,4 @@
+import { carriesNewSecret } from "@platform/idempotency"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
@@ -13,7 +14,9 @@ export const AppsLive = HttpApiBuilder.group(RegistryApi, "apps", (handlers) =>
     const access = yield* AppAccess
     return handlers
       .handle("availability", ({ path }) => apps.availability(path.app_id))
-      .handle("create", ({ payload }) => Effect.flatMap(CurrentCaller, (caller) => apps.create(caller, payload)))
+      // Both answers show a new app secret: an idempotent replay keeps them 10 minutes, not 24 hours.
+      .handle("create", ({ payload }) =>
+        Effect.zipLeft(Effect.flatMap(CurrentCaller, (caller) => apps.create(caller, payload)), carriesNewSecret))
       .handle("get", ({ path }) =>
         Effect.flatMap(MaybeCaller, (caller) =>
           Effect.map(access.visible(path.app_id, caller), ({ app, author }) => appOf(app, author))))
@@ -24,7 +27,8 @@ export const AppsLive = HttpApiBuilder.group(RegistryApi, "apps", (handlers) =>
         Effect.flatMap(CurrentCaller, (caller) =>
           Effect.map(apps.readiness(caller, path.app_id), (readiness) => ({ ...readiness, required_commands: [...REQUIRED_COMMANDS] }))))
       .handle("publish", ({ path }) => Effect.flatMap(CurrentCaller, (caller) => apps.publish(caller, path.app_id)))
-      .handle("rotateSecret", ({ path }) => Effect.flatMap(CurrentCaller, (caller) => apps.rotateSecret(caller, path.app_id)))
+      .handle("rotateSecret", ({ path }) =>
+        Effect.zipLeft(Effect.flatMap(CurrentCaller, (caller) => apps.rotateSecret(caller, path.app_id)), carriesNewSecret))
       .handle("history", ({ path, urlParams }) =>
         Effect.flatMap(CurrentCaller, (caller) => apps.history(caller, path.app_id, urlParams.limit ?? 100, urlParams.offset ?? 0)))
   })).pipe(Layer.provide([Apps.Default, AppAccess.Default]))

@@ -39,7 +39,7 @@ const noRunner = (target: Target, runnerTargets: ReadonlyArray<string>) =>
  * and its command run with the three validation commands in the sandbox. Accepted, it is stored with a
  * `package.accepted` history item in one transaction; refused (unsafe archive, unusable manifest, a command
  * that does not show what it must), only a `package.refused` history item is written, and it is written
- * outside any transaction of ours so that it stays although the request fails (see decisions-reg-packages.md).
+ * outside any transaction of ours so that it stays although the request fails (see decisions.md).
  */
 export class Packages extends Effect.Service<Packages>()("registry/Packages", {
   effect: Effect.gen(function*() {

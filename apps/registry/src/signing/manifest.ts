@@ -1,5 +1,5 @@
 /**
- * The texts that are signed (docs/decisions-reg-releases.md, "Release signatures"). Each is JSON written with
+ * The texts that are signed (docs/decisions.md, "Release signatures"). Each is JSON written with
  * its members in the order below, no white space, packages in ascending order of target; the signed bytes are
  * the UTF-8 bytes of that text, which is handed out as it is, so a client never rebuilds it.
  */
