@@ -1,7 +1,7 @@
 import { Effect, type Scope } from "effect"
-import type { Server } from "node:http"
+import type { Server } from "node:net"
 
-/** Listens on a free port of 127.0.0.1 for the scope's life and gives the server's origin; closing drops open connections. */
+/** Listens on a free port of 127.0.0.1 for the scope's life and gives `http://127.0.0.1:<port>`; closing drops an HTTP server's open connections. */
 export const listening = (server: Server): Effect.Effect<string, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.async<string>((resume) => {
@@ -16,7 +16,8 @@ export const listening = (server: Server): Effect.Effect<string, never, Scope.Sc
     }),
     () =>
       Effect.async<void>((resume) => {
-        server.closeAllConnections()
+        // An HTTP(S) server drops its open connections; a bare TCP server's owner destroys its sockets first.
+        if ("closeAllConnections" in server && typeof server.closeAllConnections === "function") server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
   )

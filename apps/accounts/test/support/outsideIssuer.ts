@@ -16,8 +16,8 @@ const EC = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const
 const pem = (label: string, der: ArrayBuffer) =>
   `-----BEGIN ${label}-----\n${Buffer.from(der).toString("base64").replace(/(.{64})/g, "$1\n").trim()}\n-----END ${label}-----\n`
 
-/** A CA of the test's own and a server certificate it signed for 127.0.0.1 (a day long). */
-const testCertificates = async () => {
+/** A CA of the test's own and a server certificate it signed for 127.0.0.1 (a day long): what a TLS server of a test presents. */
+export const testCertificates = async () => {
   const notBefore = new Date(Date.now() - 60_000)
   const notAfter = new Date(Date.now() + 86_400_000)
   const caKeys = await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])
