@@ -8,7 +8,7 @@ import type { Caller } from "./Caller.ts"
 
 /** The developer platform's tokens carry this audience (spec 1). */
 export const DEVELOPER_AUDIENCE = "developer"
-const DEVELOPMENT_BEARER = /^dev\.([0-9a-f-]{36})$/
+const DEVELOPMENT_BEARER = /^dev\.([A-Za-z0-9_-]{1,100})$/
 /** How long an account token's account is taken as current without asking accounts again. */
 const ACCOUNT_RECHECK_MILLIS = 30_000
 
