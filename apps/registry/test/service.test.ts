@@ -154,10 +154,13 @@ layer(RegistryTest({ rateLimits: { readsPerMinute: 3, writesPerMinute: 1 }, deve
 
     it.effect("with the development flag, `dev.<uuid>` signs in as that account", () =>
       Effect.gen(function*() {
-        const { identity } = yield* signedIn(newCarbon("Local"))
-        const response = yield* get("/v1/me", { authorization: `Bearer dev.${identity.uuid}` })
-        expect(response.status).toBe(200)
-        expect((yield* json(response)).uuid).toBe(identity.uuid)
+        // Accounts' uuids are short base62 ids (as its CLI prints them), not only RFC 4122 ones.
+        for (const uuid of [crypto.randomUUID(), "VH6"]) {
+          const { identity } = yield* signedIn({ ...newCarbon("Local"), uuid })
+          const response = yield* get("/v1/me", { authorization: `Bearer dev.${identity.uuid}` })
+          expect(response.status).toBe(200)
+          expect((yield* json(response)).uuid).toBe(uuid)
+        }
       }))
   }
 )
