@@ -12,6 +12,7 @@ import { EventsMigration } from "./events/EventsMigration.ts"
 import { AccountChangesMigration } from "./account-changes/AccountChangesMigration.ts"
 import { IdentitiesMigration } from "./identities/IdentitiesMigration.ts"
 import { SignupSessionsMigration } from "./login/SignupSessionsMigration.ts"
+import { GovernanceMigration } from "./organizations/GovernanceMigration.ts"
 import { OrganizationsMigration } from "./organizations/OrganizationsMigration.ts"
 import { DevelopmentPhoneCodesMigration } from "./phone-verification/DevelopmentPhoneCodesMigration.ts"
 import { PlatformAdminsMigration } from "./platform-admins/PlatformAdminsMigration.ts"
@@ -43,5 +44,6 @@ export const iamMigrations: Migrations = {
   "0017_applications": ApplicationsMigration,
   "0018_application_sessions": ApplicationSessionsMigration,
   "0019_app_login": AppLoginMigration,
-  "0020_accounts_feed_position": AccountChangesMigration
+  "0020_accounts_feed_position": AccountChangesMigration,
+  "0021_organization_governance": GovernanceMigration
 }

@@ -3,8 +3,9 @@ import { errorResponse, InvalidCursor, Page, PageQueryFields } from "@platform/h
 import { Schema } from "effect"
 import { IamBearer } from "../auth/IamBearer.ts"
 import { StepUpRefusals } from "../auth/stepUpErrors.ts"
-import { AdminRequired, CarbonRequired, MemberNotFound, OrganizationNotFound, OwnerProtected, OwnerRequired } from "./errors.ts"
+import { AdminRequired, ApprovalRequired, CarbonRequired, MemberNotFound, OrganizationNotFound, OwnerProtected, OwnerRequired } from "./errors.ts"
 import {
+  GovernanceSettings,
   GrantedRole,
   Member,
   MyOrganization,
@@ -82,6 +83,18 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
         `The owner passes ownership to another active member, a Carbon; the previous owner stays as an admin. ${STEP_UP} organization.transfer_ownership on the organization's id.`
       )
   )
+  .add(
+    HttpApiEndpoint.patch("setGovernance", "/api/v1/organizations/:organization_id/governance")
+      .setPath(OrganizationPath)
+      .setPayload(Schema.partial(GovernanceSettings).annotations({ identifier: "GovernanceSettingsChanges" }))
+      .addSuccess(MyOrganization)
+      .addError(notFound)
+      .addError(errorResponse(OwnerRequired))
+      .annotate(
+        OpenApi.Description,
+        "Whether role changes and tag changes need approval (the owner). While one does, the direct route answers 409 approval_required and admins use POST /api/v1/organizations/{organization_id}/approval-requests. A change writes organization.updated with changed [\"governance\"]."
+      )
+  )
   .middleware(IamBearer)
   .annotate(OpenApi.Title, "Organizations")
 {}
@@ -112,10 +125,11 @@ export class MembersApi extends HttpApiGroup.make("members")
       .addError(errorResponse(AdminRequired))
       .addError(errorResponse(MemberNotFound))
       .addError(errorResponse(OwnerProtected))
+      .addError(errorResponse(ApprovalRequired))
       .addError(StepUpRefusals)
       .annotate(
         OpenApi.Description,
-        `Makes a member an admin or a member (owner or admin). The owner's role changes only by a transfer (409 owner_protected); the same role again changes nothing. ${STEP_UP} organization.authorization_change on the organization's id.`
+        `Makes a member an admin or a member (owner or admin). The owner's role changes only by a transfer (409 owner_protected); the same role again changes nothing. While the organization's role changes need approval: 409 approval_required (request it instead). ${STEP_UP} organization.authorization_change on the organization's id.`
       )
   )
   .add(

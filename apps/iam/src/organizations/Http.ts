@@ -30,6 +30,8 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(IamApi, "organizations
       .handle("read", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => organizations.read(actor, path.organization_id)))
       .handle("update", ({ path, payload }) =>
         Effect.flatMap(CurrentIdentity, (actor) => organizations.update(actor, path.organization_id, payload)))
+      .handle("setGovernance", ({ path, payload }) =>
+        Effect.flatMap(CurrentIdentity, (actor) => organizations.setGovernance(actor, path.organization_id, payload)))
       .handle("transferOwnership", ({ path, payload }) =>
         Effect.flatMap(CurrentIdentity, (actor) =>
           organizations.transferOwnership(

@@ -5,10 +5,11 @@ import { now } from "@platform/service"
 import { Effect, Option } from "effect"
 import type { AuthenticatedIdentity } from "../auth/CurrentIdentity.ts"
 import { SiliconCredentials } from "../silicon-auth/SiliconCredentials.ts"
-import { MemberNotFound, OwnerProtected } from "./errors.ts"
+import { ApprovalRequired, MemberNotFound, OwnerProtected } from "./errors.ts"
 import { type MemberPosition, MembersRepo } from "./MembersRepo.ts"
 import { membersData } from "./eventData.ts"
-import type { GrantedRole } from "./Organization.ts"
+import type { GrantedRole, Member } from "./Organization.ts"
+import { OrganizationsRepo } from "./OrganizationsRepo.ts"
 import { OrganizationAccess } from "./OrganizationAccess.ts"
 import { OrganizationEvents } from "./OrganizationEvents.ts"
 import { roleEvents } from "./roleEvents.ts"
@@ -23,12 +24,34 @@ export class Members extends Effect.Service<Members>()("iam/Members", {
     const access = yield* OrganizationAccess
     const events = yield* OrganizationEvents
     const credentials = yield* SiliconCredentials
+    const organizations = yield* OrganizationsRepo
 
     const activeMember = (organizationId: string, uuid: string) =>
       Effect.flatMap(members.find(organizationId, uuid), (found) =>
         Option.isSome(found) && found.value.status === "active" ? Effect.succeed(found.value) : Effect.fail(memberNotFound()))
 
+    const governanceOf = (organizationId: string) =>
+      Effect.flatMap(organizations.find(organizationId), Option.match({
+        onNone: () => Effect.dieMessage(`organization ${organizationId} vanished in its own transaction`),
+        onSome: (organization) => Effect.succeed(organization.governance)
+      }))
+
+    /**
+     * Gives an active non-owner member another role and writes its events, inside the caller's
+     * transaction (which holds the organization's lock and checked the rules); `extra` joins each event.
+     */
+    const applyRole = (actorUuid: string, organizationId: string, member: Member, role: GrantedRole, extra: Record<string, unknown> = {}) =>
+      Effect.gen(function*() {
+        const updated = yield* members.setRole(organizationId, member.identity.uuid, role, yield* now)
+        for (const type of roleEvents(member.role, role)) {
+          yield* events.publish(organizationId, actorUuid, type, membersData([updated], ["role"], { previous: { role: member.role }, ...extra }))
+        }
+        return updated
+      })
+
     return {
+      activeMember,
+      governanceOf,
       list: (actor: AuthenticatedIdentity, organizationId: string, limit: number, after: Option.Option<MemberPosition>) =>
         Effect.gen(function*() {
           yield* access.read(organizationId, actor.uuid, "member")
@@ -62,13 +85,17 @@ export class Members extends Effect.Service<Members>()("iam/Members", {
             })
           }
           if (member.role === role) return member
-          yield* confirm
-          const updated = yield* members.setRole(organizationId, uuid, role, yield* now)
-          for (const type of roleEvents(member.role, role)) {
-            yield* events.publish(organizationId, actor.uuid, type, membersData([updated], ["role"], { previous: { role: member.role } }))
+          if ((yield* governanceOf(organizationId)).role_changes_need_approval) {
+            return yield* new ApprovalRequired({
+              message: "This organization's role changes need approval: request the change instead.",
+              hint: `POST /api/v1/organizations/${organizationId}/approval-requests`,
+              details: { kind: "role_change" }
+            })
           }
-          return updated
+          yield* confirm
+          return yield* applyRole(actor.uuid, organizationId, member, role)
         }).pipe(transaction),
+      applyRole,
       /**
        * Removes a member (admins), or the caller itself (leaving). Never the owner. A Silicon's
        * token is revoked and its sessions end with it.
@@ -97,5 +124,5 @@ export class Members extends Effect.Service<Members>()("iam/Members", {
         }).pipe(transaction)
     }
   }),
-  dependencies: [MembersRepo.Default, OrganizationAccess.Default, OrganizationEvents.Default, SiliconCredentials.Default]
+  dependencies: [MembersRepo.Default, OrganizationsRepo.Default, OrganizationAccess.Default, OrganizationEvents.Default, SiliconCredentials.Default]
 }) {}

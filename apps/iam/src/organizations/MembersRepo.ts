@@ -10,6 +10,7 @@ interface MemberRow {
   readonly kind: IdentityKind
   readonly display_name: string
   readonly role: MembershipRole
+  readonly tags: ReadonlyArray<string>
   readonly status: Member["status"]
   readonly joined_at: Date
   readonly updated_at: Date
@@ -20,6 +21,7 @@ const toMember = (row: MemberRow): Member => ({
   organization_id: row.organization_id,
   identity: { uuid: row.uuid, id: row.handle, kind: row.kind, display_name: row.display_name },
   role: row.role,
+  tags: row.tags,
   status: row.status,
   joined_at: row.joined_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
@@ -35,7 +37,11 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("iam/MembersRepo"
     const sql = yield* SqlClient.SqlClient
 
     const selectMembers = sql`
-      select m.organization_id, i.uuid, i.handle, i.kind, i.display_name, m.role, m.status, m.joined_at, m.updated_at, m.removed_at
+      select m.organization_id, i.uuid, i.handle, i.kind, i.display_name, m.role, m.status, m.joined_at, m.updated_at, m.removed_at,
+        coalesce((
+          select json_agg(t.tag_id order by t.tag_id) from organization_member_tags t
+          where t.organization_id = m.organization_id and t.identity_uuid = m.identity_uuid
+        ), '[]'::json) as tags
       from organization_members m join identities i on i.uuid = m.identity_uuid
     `
 
@@ -86,12 +92,37 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("iam/MembersRepo"
           `.pipe(Effect.orDie),
           read(organizationId, identityUuid)
         ),
+      /** A removed member carries no tags: a return starts without them. */
       remove: (organizationId: string, identityUuid: string, at: Date) =>
         Effect.zipRight(
           sql`
+            delete from organization_member_tags where organization_id = ${organizationId} and identity_uuid = ${identityUuid}
+          `.pipe(
+            Effect.zipRight(sql`
             update organization_members set status = 'removed', removed_at = ${at}, updated_at = ${at}
             where organization_id = ${organizationId} and identity_uuid = ${identityUuid} and status = 'active'
-          `.pipe(Effect.orDie),
+          `),
+            Effect.orDie
+          ),
+          read(organizationId, identityUuid)
+        ),
+      /** Replaces the member's tags with `tagIds` (tags of this organization, checked by the caller). */
+      setTags: (organizationId: string, identityUuid: string, tagIds: ReadonlyArray<string>, at: Date) =>
+        Effect.zipRight(
+          sql`
+            delete from organization_member_tags where organization_id = ${organizationId} and identity_uuid = ${identityUuid}
+          `.pipe(
+            Effect.zipRight(Effect.forEach(tagIds, (tagId) =>
+              sql`
+                insert into organization_member_tags (organization_id, identity_uuid, tag_id, assigned_at)
+                values (${organizationId}, ${identityUuid}, ${tagId}, ${at})
+              `, { discard: true })),
+            Effect.zipRight(sql`
+              update organization_members set updated_at = ${at}
+              where organization_id = ${organizationId} and identity_uuid = ${identityUuid}
+            `),
+            Effect.orDie
+          ),
           read(organizationId, identityUuid)
         ),
       /** An organization's active members, oldest first. */

@@ -29,6 +29,16 @@ export const OrganizationDescription = Schema.Trim.pipe(
 
 const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with milliseconds" })
 
+export const GovernanceSettings = Schema.Struct({
+  role_changes_need_approval: Schema.Boolean.annotations({
+    description: "When true, an admin's role change is a request another admin or the owner decides"
+  }),
+  tag_changes_need_approval: Schema.Boolean.annotations({
+    description: "When true, a change of a member's tags is a request another admin or the owner decides"
+  })
+}).annotations({ identifier: "GovernanceSettings" })
+export type GovernanceSettings = typeof GovernanceSettings.Type
+
 export const Organization = Schema.Struct({
   id: Schema.String.annotations({ description: "org_ and 22 base64url characters" }),
   name: Schema.String,
@@ -36,7 +46,8 @@ export const Organization = Schema.Struct({
   owner_uuid: Schema.String.annotations({ description: "The owner's identity uuid (a Carbon)" }),
   version: Schema.Int.annotations({ description: "Raised by every change to the organization or its members and invitations" }),
   created_at: Timestamp,
-  updated_at: Timestamp.annotations({ description: "When the name or description last changed" })
+  updated_at: Timestamp.annotations({ description: "When the name, description or governance settings last changed" }),
+  governance: GovernanceSettings
 }).annotations({ identifier: "Organization" })
 export type Organization = typeof Organization.Type
 
@@ -57,6 +68,7 @@ export const Member = Schema.Struct({
   organization_id: Schema.String,
   identity: MemberIdentity,
   role: MembershipRole,
+  tags: Schema.Array(Schema.String).annotations({ description: "The ids of the organization's tags the member carries, sorted" }),
   status: Schema.Literal("active", "removed"),
   joined_at: Timestamp,
   updated_at: Timestamp,

@@ -8,7 +8,7 @@ import type { AuthenticatedIdentity } from "../auth/CurrentIdentity.ts"
 import { CarbonRequired, MemberNotFound } from "./errors.ts"
 import { MembersRepo } from "./MembersRepo.ts"
 import { membersData } from "./eventData.ts"
-import type { MyOrganization } from "./Organization.ts"
+import type { GovernanceSettings, MyOrganization } from "./Organization.ts"
 import { OrganizationAccess } from "./OrganizationAccess.ts"
 import { OrganizationEvents } from "./OrganizationEvents.ts"
 import { type OrganizationPosition, OrganizationsRepo } from "./OrganizationsRepo.ts"
@@ -82,6 +82,25 @@ export class Organizations extends Effect.Service<Organizations>()("iam/Organiza
           if (changed.length > 0) {
             yield* organizations.updateFields(id, { name: fields.name, description }, yield* now)
             yield* events.publish(id, actor.uuid, "organization.updated.v1", organizationData(id, changed))
+          }
+          const updated: MyOrganization = { organization: yield* current(id), role }
+          return updated
+        }).pipe(transaction),
+      /** The approval settings (the owner): a change writes organization.updated with changed ["governance"]; the same settings change nothing. */
+      setGovernance: (actor: AuthenticatedIdentity, id: string, settings: { readonly [K in keyof GovernanceSettings]?: boolean | undefined }) =>
+        Effect.gen(function*() {
+          const role = yield* access.change(id, actor.uuid, "owner")
+          const before = yield* current(id)
+          const next: GovernanceSettings = {
+            role_changes_need_approval: settings.role_changes_need_approval ?? before.governance.role_changes_need_approval,
+            tag_changes_need_approval: settings.tag_changes_need_approval ?? before.governance.tag_changes_need_approval
+          }
+          if (
+            next.role_changes_need_approval !== before.governance.role_changes_need_approval ||
+            next.tag_changes_need_approval !== before.governance.tag_changes_need_approval
+          ) {
+            yield* organizations.setGovernance(id, next, yield* now)
+            yield* events.publish(id, actor.uuid, "organization.updated.v1", organizationData(id, ["governance"]))
           }
           const updated: MyOrganization = { organization: yield* current(id), role }
           return updated

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { MembershipRole, Organization } from "./Organization.ts"
+import type { GovernanceSettings, MembershipRole, Organization } from "./Organization.ts"
 
 interface OrganizationRow {
   readonly id: string
@@ -10,6 +10,8 @@ interface OrganizationRow {
   readonly version: number
   readonly created_at: Date
   readonly updated_at: Date
+  readonly role_changes_need_approval: boolean
+  readonly tag_changes_need_approval: boolean
 }
 
 export const toOrganization = (row: OrganizationRow): Organization => ({
@@ -19,7 +21,11 @@ export const toOrganization = (row: OrganizationRow): Organization => ({
   owner_uuid: row.owner_uuid,
   version: row.version,
   created_at: row.created_at.toISOString(),
-  updated_at: row.updated_at.toISOString()
+  updated_at: row.updated_at.toISOString(),
+  governance: {
+    role_changes_need_approval: row.role_changes_need_approval,
+    tag_changes_need_approval: row.tag_changes_need_approval
+  }
 })
 
 /** A page position in a member's list of organizations: by name, then id. */
@@ -31,7 +37,8 @@ export class OrganizationsRepo extends Effect.Service<OrganizationsRepo>()("iam/
     const sql = yield* SqlClient.SqlClient
 
     const selectOrganizations = sql`
-      select o.id, o.name, o.description, m.identity_uuid as owner_uuid, o.version, o.created_at, o.updated_at
+      select o.id, o.name, o.description, m.identity_uuid as owner_uuid, o.version, o.created_at, o.updated_at,
+        o.role_changes_need_approval, o.tag_changes_need_approval
       from organizations o
       join organization_members m on m.organization_id = o.id and m.role = 'owner' and m.status = 'active'
     `
@@ -73,6 +80,12 @@ export class OrganizationsRepo extends Effect.Service<OrganizationsRepo>()("iam/
             updated_at = ${at}
           where id = ${id}
         `.pipe(Effect.asVoid, Effect.orDie),
+      setGovernance: (id: string, settings: GovernanceSettings, at: Date) =>
+        sql`
+          update organizations set role_changes_need_approval = ${settings.role_changes_need_approval},
+            tag_changes_need_approval = ${settings.tag_changes_need_approval}, updated_at = ${at}
+          where id = ${id}
+        `.pipe(Effect.asVoid, Effect.orDie),
       find: (id: string) =>
         sql<OrganizationRow>`${selectOrganizations} where o.id = ${id}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toOrganization)),
@@ -81,7 +94,8 @@ export class OrganizationsRepo extends Effect.Service<OrganizationsRepo>()("iam/
       /** The organizations where `identityUuid` is an active member, with its role, by name then id. */
       pageOf: (identityUuid: string, limit: number, after: Option.Option<OrganizationPosition>) =>
         sql<OrganizationRow & { readonly role: MembershipRole }>`
-          select o.id, o.name, o.description, owner.identity_uuid as owner_uuid, o.version, o.created_at, o.updated_at, mine.role
+          select o.id, o.name, o.description, owner.identity_uuid as owner_uuid, o.version, o.created_at, o.updated_at,
+            o.role_changes_need_approval, o.tag_changes_need_approval, mine.role
           from organization_members mine
           join organizations o on o.id = mine.organization_id
           join organization_members owner on owner.organization_id = o.id and owner.role = 'owner' and owner.status = 'active'

@@ -62,3 +62,10 @@ export class InvitationExpired extends ApiError<InvitationExpired>()("Invitation
   code: "invitation_expired",
   status: 410
 }) {}
+
+/** The organization's governance makes this change a request another admin or the owner decides. */
+export class ApprovalRequired extends ApiError<ApprovalRequired>()("ApprovalRequired", {
+  code: "approval_required",
+  status: 409,
+  details: Schema.Struct({ kind: Schema.Literal("role_change", "tag_change") })
+}) {}
