@@ -4,6 +4,7 @@ import { AppLoginApi, AppLoginPagesApi } from "./app-login/Api.ts"
 import { ApplicationSessionsApi, OnBehalfOfApi } from "@platform/iam-app-api"
 import { ApplicationReviewsApi } from "./applications/AdminApi.ts"
 import { ApplicationCredentialsApi, ApplicationsApi } from "./applications/Api.ts"
+import { ApprovalsApi, TagsApi, TrustApi } from "./governance/Api.ts"
 import { LoginApi, SignupApi } from "./login/Api.ts"
 import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
 import { InvitationsApi } from "./organizations/InvitationsApi.ts"
@@ -28,6 +29,9 @@ export class IamApi extends withConventionErrors(
     .add(MembersApi)
     .add(InvitationsApi)
     .add(OrganizationSiliconsApi)
+    .add(TagsApi)
+    .add(TrustApi)
+    .add(ApprovalsApi)
     .add(SiliconAuthApi)
     .add(ApplicationsApi)
     .add(ApplicationCredentialsApi)

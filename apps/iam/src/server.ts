@@ -8,6 +8,7 @@ import { ApplicationSessionsLive, OnBehalfOfLive } from "./application-sessions/
 import { ApplicationReviewsLive } from "./applications/AdminHttp.ts"
 import { ApplicationCredentialsLive, ApplicationsLive } from "./applications/Http.ts"
 import { IamConfig } from "./config.ts"
+import { GovernanceLive } from "./governance/Http.ts"
 import { LoginLive, SignupLive } from "./login/Http.ts"
 import { OrganizationsLive } from "./organizations/Http.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
@@ -33,6 +34,7 @@ export const IamHandlers = Layer.mergeAll(
   SignupLive,
   StepUpLive,
   OrganizationsLive,
+  GovernanceLive,
   SiliconAuthLive,
   ApplicationsLive,
   ApplicationCredentialsLive,
