@@ -1,7 +1,9 @@
 import { layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { FakeAccounts } from "@platform/accounts-identity-api"
 import { Effect, Layer } from "effect"
 import { expect } from "vitest"
+import { AccountChangesFollower } from "../src/account-changes/AccountChangesFollower.ts"
 import { MembersRepo } from "../src/organizations/MembersRepo.ts"
 import type { MembershipRole } from "../src/organizations/Organization.ts"
 import { IamSessions } from "../src/sessions/IamSessions.ts"
@@ -13,7 +15,7 @@ import { newIdentity } from "./support/identities.ts"
 import { signedInAs, signedInCarbon } from "./support/signedIn.ts"
 import { stepUp } from "./support/stepUp.ts"
 
-const Iam = Layer.mergeAll(IamSessions.Default, MembersRepo.Default).pipe(Layer.provideMerge(IamTest()))
+const Iam = Layer.mergeAll(IamSessions.Default, MembersRepo.Default, AccountChangesFollower.Default).pipe(Layer.provideMerge(IamTest()))
 
 /** An organization owned by a signed-in Carbon accounts holds (it can step up), with signed-in Carbons added at `roles`. */
 const organizationWith = (...roles: ReadonlyArray<MembershipRole>) =>
@@ -298,5 +300,63 @@ layer(Iam, { excludeTestServices: true })("organization governance over HTTP", (
       expect(events[3]!.data).toEqual({ changed: ["subject", "level", "note"], current: { resource: partner } })
       expect(events[5]!.data).toEqual({ changed: ["level", "note"], previous: { level: "trusted", note: "Our supplier" }, current: { resource: neutral } })
       expect(events[6]!.data).toEqual({ changed: ["status"], current: { resource: archived } })
+    }))
+
+  it.effect("a Silicon or its custodian asks for a token rotation, the admin's rotation answers it; accounts' changes reach the members' organizations", () =>
+    Effect.gen(function*() {
+      const { id, others: [carl], owner, ownerEmail } = yield* organizationWith("member")
+      const handle = `robot${crypto.randomUUID().slice(0, 8)}`
+      const created = yield* owner.client.organizationSilicons.create({ path: { organization_id: id }, payload: { id: handle, display_name: "Robot" } })
+      const uuid = created.member.identity.uuid
+      const robot = yield* signedInAs({ uuid, id: `si:${handle}`, kind: "silicon", display_name: "Robot", status: "active" })
+      const path = { organization_id: id, uuid }
+
+      expect(yield* Effect.flip(carl!.client.organizationSilicons.requestRotation({ path }))).toMatchObject({
+        code: "silicon_custodian_required",
+        status: 403
+      })
+      expect(yield* Effect.flip(robot.client.organizationSilicons.requestRotation({ path: { organization_id: id, uuid: carl!.identity.uuid } })))
+        .toMatchObject({ code: "member_not_found" })
+      const requested = yield* robot.client.organizationSilicons.requestRotation({ path })
+      expect(requested).toMatchObject({ id: expect.stringMatching(/^rrq_/), silicon_uuid: uuid, requested_by_uuid: uuid, status: "pending" })
+      expect(yield* Effect.flip(owner.client.organizationSilicons.requestRotation({ path }))).toMatchObject({
+        code: "rotation_request_exists",
+        details: { request_id: requested.id }
+      })
+      const token = (yield* stepUp(owner.bearer, ownerEmail, "silicon.rotate_token", uuid)).step_up_token
+      const rotated = yield* Effect.flatMap(steppedUp(owner.bearer, token), (client) => client.organizationSilicons.rotateToken({ path }))
+      const again = yield* owner.client.organizationSilicons.requestRotation({ path })
+      expect(again).toMatchObject({ requested_by_uuid: owner.identity.uuid, status: "pending" })
+
+      // Accounts renames the owner and the Silicon; IAM's follower writes one event per organization of each.
+      const accounts = yield* FakeAccounts
+      yield* accounts.put({ ...newCarbon("owner"), uuid: owner.identity.uuid, id: owner.identity.id, display_name: "Owner Renamed" })
+      yield* accounts.put({ uuid, id: `si:${handle}`, kind: "silicon", display_name: "Robot Two", status: "active" })
+      yield* Effect.flatMap(AccountChangesFollower, (follower) => follower.catchUp)
+
+      const events = yield* eventsOf(id)
+      expect(events.slice(2).map((event) => [event.type, event.aggregate_version, event.actor_uuid])).toEqual([
+        ["organization.silicon.created.v1", 3, owner.identity.uuid],
+        ["organization.silicon.rotation_requested.v1", 4, uuid],
+        ["organization.silicon.credential_rotated.v1", 5, owner.identity.uuid],
+        ["organization.silicon.rotation_requested.v1", 6, owner.identity.uuid],
+        ["carbon.updated.v1", 7, null],
+        ["organization.membership.profile_updated.v1", 8, null]
+      ])
+      expect(events[3]!.data).toMatchObject({
+        changed: ["rotation_request"],
+        rotation_request: requested,
+        current: { members: [{ identity: { uuid } }] }
+      })
+      expect(events[4]!.data).toMatchObject({ changed: ["credential"], rotation_request_id: requested.id })
+      expect(JSON.stringify(events)).not.toContain(rotated.token)
+      expect(events[6]!.data).toMatchObject({
+        changed: ["display_name"],
+        current: { members: [{ identity: { uuid: owner.identity.uuid, display_name: "Owner Renamed" }, role: "owner" }] }
+      })
+      expect(events[7]!.data).toMatchObject({
+        changed: ["display_name"],
+        current: { members: [{ identity: { uuid, display_name: "Robot Two" } }] }
+      })
     }))
 })

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { AccountsDirectory, type IdentityChanges } from "@platform/accounts-identity-api"
 import { doesSharedChores, now } from "@platform/service"
 import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { ProfileEvents } from "../organizations/ProfileEvents.ts"
 import { SessionsRepo } from "../sessions/SessionsRepo.ts"
 import { AccountChangesRepo } from "./AccountChangesRepo.ts"
 
@@ -21,14 +22,16 @@ export class AccountChangesFollower extends Effect.Service<AccountChangesFollowe
     const directory = yield* AccountsDirectory
     const repo = yield* AccountChangesRepo
     const sessions = yield* SessionsRepo
+    const profiles = yield* ProfileEvents
 
     const apply = (page: IdentityChanges) =>
       Effect.gen(function*() {
         const at = yield* now
         let ended = 0
         for (const change of page.items) {
-          const known = yield* repo.correct(change, at)
-          if (known && change.status !== "active") {
+          const corrected = yield* repo.correct(change, at)
+          if (Option.isSome(corrected) && corrected.value.length > 0) yield* profiles.identityChanged(change.uuid, corrected.value)
+          if (Option.isSome(corrected) && change.status !== "active") {
             ended += (yield* sessions.endSessionsOf(change.uuid, at, "identity_inactive")).length
           }
         }
@@ -49,7 +52,7 @@ export class AccountChangesFollower extends Effect.Service<AccountChangesFollowe
 
     return { catchUp } as const
   }),
-  dependencies: [AccountChangesRepo.Default, SessionsRepo.Default]
+  dependencies: [AccountChangesRepo.Default, SessionsRepo.Default, ProfileEvents.Default]
 }) {}
 
 /** The follower every FOLLOW_INTERVAL in the process that does shared chores; accounts out of reach is retried next turn. */

@@ -20,15 +20,27 @@ export class AccountChangesRepo extends Effect.Service<AccountChangesRepo>()("ia
         `.pipe(Effect.asVoid, Effect.orDie),
       /**
        * Corrects the projection of an identity IAM has seen (others are left to their first login); a deleted
-       * account keeps its last id here. True when IAM knows the identity.
+       * account keeps its last id here. None when IAM does not know the identity, else the member-visible
+       * fields that changed (`id`, `display_name`, `status`).
        */
       correct: (change: IdentityChange, at: Date) =>
-        sql<{ readonly uuid: string }>`
-          update identities set handle = coalesce(${change.id}, handle), display_name = ${change.display_name},
-            status = ${change.status}, refreshed_at = ${at}
-          where uuid = ${change.uuid}
-          returning uuid
-        `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+        Effect.gen(function*() {
+          const before = yield* sql<{ readonly handle: string; readonly display_name: string; readonly status: string }>`
+            select handle, display_name, status from identities where uuid = ${change.uuid} for update
+          `
+          const row = before[0]
+          if (row === undefined) return Option.none<ReadonlyArray<string>>()
+          yield* sql`
+            update identities set handle = coalesce(${change.id}, handle), display_name = ${change.display_name},
+              status = ${change.status}, refreshed_at = ${at}
+            where uuid = ${change.uuid}
+          `
+          return Option.some([
+            ...(change.id !== null && change.id !== row.handle ? ["id"] : []),
+            ...(change.display_name !== row.display_name ? ["display_name"] : []),
+            ...(change.status !== row.status ? ["status"] : [])
+          ])
+        }).pipe(Effect.orDie)
     }
   })
 }) {}

@@ -61,6 +61,11 @@ export class MembersRepo extends Effect.Service<MembersRepo>()("iam/MembersRepo"
     return {
       find,
       read,
+      /** Who added the member (for a Silicon created in the organization: its custodian then). */
+      addedBy: (organizationId: string, identityUuid: string) =>
+        sql<{ readonly added_by: string }>`
+          select added_by from organization_members where organization_id = ${organizationId} and identity_uuid = ${identityUuid}
+        `.pipe(Effect.map((rows) => rows[0]?.added_by ?? null), Effect.orDie),
       /** The active member's role, if it is one. */
       roleOf: (organizationId: string, identityUuid: string) =>
         sql<{ readonly role: MembershipRole }>`

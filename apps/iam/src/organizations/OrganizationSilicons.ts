@@ -1,12 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import { AccountsDirectory } from "@platform/accounts-identity-api"
+import { randomToken } from "@platform/crypto"
 import { inTransaction } from "@platform/database"
 import { now } from "@platform/service"
 import { Effect, Option } from "effect"
 import type { AuthenticatedIdentity } from "../auth/CurrentIdentity.ts"
 import { IdentitiesRepo } from "../identities/IdentitiesRepo.ts"
 import { SiliconCredentials } from "../silicon-auth/SiliconCredentials.ts"
-import { CarbonRequired, MemberNotFound } from "./errors.ts"
+import { CarbonRequired, MemberNotFound, RotationRequestExists, SiliconCustodianRequired } from "./errors.ts"
+import { type RotationRequest, RotationRequestsRepo } from "./RotationRequestsRepo.ts"
 import { membersData } from "./eventData.ts"
 import { MembersRepo } from "./MembersRepo.ts"
 import type { GrantedRole } from "./Organization.ts"
@@ -33,6 +35,13 @@ export class OrganizationSilicons extends Effect.Service<OrganizationSilicons>()
     const access = yield* OrganizationAccess
     const events = yield* OrganizationEvents
     const credentials = yield* SiliconCredentials
+    const rotationRequests = yield* RotationRequestsRepo
+
+    const activeSilicon = (organizationId: string, siliconUuid: string) =>
+      Effect.flatMap(members.find(organizationId, siliconUuid), (member) =>
+        Option.isSome(member) && member.value.status === "active" && member.value.identity.kind === "silicon"
+          ? Effect.succeed(member.value)
+          : Effect.fail(new MemberNotFound({ message: "No active Silicon of this organization has this uuid." })))
 
     return {
       /** An admin (a Carbon: it becomes the custodian) creates a Silicon in the organization; its token is in this answer only. */
@@ -72,26 +81,60 @@ export class OrganizationSilicons extends Effect.Service<OrganizationSilicons>()
             return { member, token }
           }))
         }),
+      /**
+       * The Silicon itself or its custodian (the Carbon who created it here), an active member, asks for
+       * the Silicon's token to be rotated; an admin's rotation completes it. No credential in the event.
+       */
+      requestRotation: (actor: AuthenticatedIdentity, organizationId: string, siliconUuid: string) =>
+        transaction(Effect.gen(function*() {
+          yield* access.change(organizationId, actor.uuid, "member")
+          const member = yield* activeSilicon(organizationId, siliconUuid)
+          if (actor.uuid !== siliconUuid && actor.uuid !== (yield* members.addedBy(organizationId, siliconUuid))) {
+            return yield* new SiliconCustodianRequired({ message: "Only the Silicon itself or its custodian may ask for its token's rotation." })
+          }
+          const pending = yield* rotationRequests.pendingFor(organizationId, siliconUuid)
+          if (Option.isSome(pending)) {
+            return yield* new RotationRequestExists({
+              message: "A rotation of this Silicon's token is already asked for.",
+              details: { request_id: pending.value.id }
+            })
+          }
+          const request: RotationRequest = {
+            id: randomToken("rrq_", 16),
+            organization_id: organizationId,
+            silicon_uuid: siliconUuid,
+            requested_by_uuid: actor.uuid,
+            status: "pending",
+            created_at: (yield* now).toISOString(),
+            completed_at: null
+          }
+          yield* rotationRequests.insert(request)
+          yield* events.publish(
+            organizationId,
+            actor.uuid,
+            "organization.silicon.rotation_requested.v1",
+            membersData([member], ["rotation_request"], { rotation_request: request })
+          )
+          return request
+        })),
       /** A new token for a Silicon member (admins, after `confirm`, the step-up): the old one stops and its sessions end. */
       rotateToken: <E, R>(actor: AuthenticatedIdentity, organizationId: string, siliconUuid: string, confirm: Effect.Effect<void, E, R>) =>
         transaction(Effect.gen(function*() {
           yield* access.change(organizationId, actor.uuid, "admin")
-          const member = yield* members.find(organizationId, siliconUuid)
-          if (Option.isNone(member) || member.value.status !== "active" || member.value.identity.kind !== "silicon") {
-            return yield* new MemberNotFound({ message: "No active Silicon of this organization has this uuid." })
-          }
+          const member = yield* activeSilicon(organizationId, siliconUuid)
           yield* confirm
           const at = yield* now
           const token = yield* credentials.issue(siliconUuid, at)
+          const answered = yield* rotationRequests.complete(organizationId, siliconUuid, at)
           yield* events.publish(
             organizationId,
             actor.uuid,
             "organization.silicon.credential_rotated.v1",
-            membersData([member.value], ["credential"], { rotated_at: at.toISOString() })
+            membersData([member], ["credential"], { rotated_at: at.toISOString(), rotation_request_id: answered })
           )
           return { token, rotated_at: at.toISOString() }
         }))
     }
   }),
-  dependencies: [IdentitiesRepo.Default, MembersRepo.Default, OrganizationAccess.Default, OrganizationEvents.Default, SiliconCredentials.Default]
+  dependencies: [IdentitiesRepo.Default, MembersRepo.Default, OrganizationAccess.Default, OrganizationEvents.Default, SiliconCredentials.Default, RotationRequestsRepo.Default]
 }) {}

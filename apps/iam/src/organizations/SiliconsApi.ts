@@ -5,7 +5,14 @@ import { Schema } from "effect"
 import { IamBearer } from "../auth/IamBearer.ts"
 import { StepUpRefusals } from "../auth/stepUpErrors.ts"
 import { MemberPath, OrganizationPath } from "./Api.ts"
-import { AdminRequired, CarbonRequired, MemberNotFound, OrganizationNotFound } from "./errors.ts"
+import {
+  AdminRequired,
+  CarbonRequired,
+  MemberNotFound,
+  OrganizationNotFound,
+  RotationRequestExists,
+  SiliconCustodianRequired
+} from "./errors.ts"
 import { GrantedRole, Member } from "./Organization.ts"
 
 const SiliconToken = Schema.String.annotations({ description: "The Silicon's IAM token, stk- and 32 lowercase hex: shown only here" })
@@ -15,6 +22,16 @@ const NewSilicon = Schema.Struct({
   display_name: Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: "1 to 100 characters" }),
   role: Schema.optional(GrantedRole.annotations({ description: "Default member" }))
 }).annotations({ identifier: "NewOrganizationSilicon" })
+
+const RotationRequest = Schema.Struct({
+  id: Schema.String.annotations({ description: "rrq_ and 22 base64url characters" }),
+  organization_id: Schema.String,
+  silicon_uuid: Schema.String,
+  requested_by_uuid: Schema.String,
+  status: Schema.Literal("pending", "completed"),
+  created_at: Schema.String,
+  completed_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "SiliconRotationRequest" })
 
 export class OrganizationSiliconsApi extends HttpApiGroup.make("organizationSilicons")
   .add(
@@ -48,6 +65,19 @@ export class OrganizationSiliconsApi extends HttpApiGroup.make("organizationSili
       .annotate(
         OpenApi.Description,
         "A new IAM token for a Silicon of the organization (owner or admin), shown only here: the previous token stops at once and the Silicon's IAM sessions end. Needs `X-Step-Up-Token` beside the bearer, minted for silicon.rotate_token on the Silicon's uuid."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("requestRotation", "/api/v1/organizations/:organization_id/silicons/:uuid/rotation-requests")
+      .setPath(MemberPath)
+      .addSuccess(RotationRequest, { status: 201 })
+      .addError(errorResponse(OrganizationNotFound))
+      .addError(errorResponse(MemberNotFound))
+      .addError(errorResponse(SiliconCustodianRequired))
+      .addError(errorResponse(RotationRequestExists))
+      .annotate(
+        OpenApi.Description,
+        "The Silicon itself (with its IAM bearer) or its custodian, an active member, asks an admin to rotate the Silicon's token: organization.silicon.rotation_requested (no credential data). One pending request per Silicon (409 rotation_request_exists); the next token rotation completes it and its credential_rotated event names it."
       )
   )
   .middleware(IamBearer)

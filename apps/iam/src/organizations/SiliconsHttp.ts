@@ -18,6 +18,8 @@ export const OrganizationSiliconsHttpLive = HttpApiBuilder.group(IamApi, "organi
           yield* carriesNewSecret
           return yield* silicons.create(yield* CurrentIdentity, path.organization_id, payload)
         }))
+      .handle("requestRotation", ({ path }) =>
+        Effect.flatMap(CurrentIdentity, (actor) => silicons.requestRotation(actor, path.organization_id, path.uuid)))
       .handle("rotateToken", ({ path }) =>
         Effect.gen(function*() {
           yield* noStore

@@ -69,3 +69,15 @@ export class ApprovalRequired extends ApiError<ApprovalRequired>()("ApprovalRequ
   status: 409,
   details: Schema.Struct({ kind: Schema.Literal("role_change", "tag_change") })
 }) {}
+
+/** Only the Silicon itself or its custodian (the Carbon who created it in this organization) may ask this. */
+export class SiliconCustodianRequired extends ApiError<SiliconCustodianRequired>()("SiliconCustodianRequired", {
+  code: "silicon_custodian_required",
+  status: 403
+}) {}
+
+export class RotationRequestExists extends ApiError<RotationRequestExists>()("RotationRequestExists", {
+  code: "rotation_request_exists",
+  status: 409,
+  details: Schema.Struct({ request_id: Schema.String })
+}) {}
