@@ -116,6 +116,13 @@ export class SsoRepo extends Effect.Service<SsoRepo>()("iam/SsoRepo", {
           returning connection_id, nonce, code_verifier, return_to, expires_at, used_at
         `.pipe(Effect.flatMap(decodeAttempts), Effect.map(first), Effect.orDie),
 
+      /** Retention: round trips, and setup links never used, past the cutoff (a used link stays with its connection). */
+      deleteExpiredBefore: (cutoff: Date) =>
+        Effect.zipRight(
+          sql`delete from sso_login_attempts where expires_at < ${cutoff}`,
+          sql`delete from sso_setup_links where expires_at < ${cutoff} and used_at is null`
+        ).pipe(Effect.asVoid, Effect.orDie),
+
       recordSession: (row: { sessionId: string; connectionId: string; identityUuid: string; subject: string; email: string }) =>
         sql`
           insert into sso_sessions (session_id, connection_id, identity_uuid, subject, email)
