@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { layer } from "@effect/vitest"
 import { messageAfter, messagesTo } from "@platform/testkit"
 import { hmacSha256V1 } from "@platform/webhooks"
@@ -88,6 +89,10 @@ layer(Iam, { excludeTestServices: true })("organization SSO and platform adminis
       expect(submitted).toMatchObject({ connection: { status: "pending", issuer: idp.issuer }, redirect_uri: `${url}/api/v1/sso/callback` })
       expect(submitted.webhook_signing_secret).toMatch(/^ssw_/)
       expect(yield* codeOf(submit({}))).toBe("sso_setup_link_used")
+      const late = yield* (yield* owner.withStepUp("organization.sso_change", orgId)).organizationSso.createSetupLink({ path: { organization_id: orgId } })
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql`update sso_setup_links set expires_at = now() - interval '1 second' where id = ${late.setup_link_id}`.pipe(Effect.orDie))
+      expect(yield* codeOf(submit({ token: late.token }))).toBe("sso_setup_link_expired")
       const connection = submitted.connection
       const loginUrl = `${connection.login_url}?return_to=/after`
       expect((yield* answerOf(`/api/v1/sso/connections/${connection.id}/login`)).body.error.code).toBe("sso_connection_inactive")
@@ -163,6 +168,7 @@ layer(Iam, { excludeTestServices: true })("organization SSO and platform adminis
 
       expect((yield* eventTypesOf(orgId)).filter((type) => type.startsWith("sso."))).toEqual([
         "sso.entitlement.replaced.v1",
+        "sso.setup_link.created.v1",
         "sso.setup_link.created.v1",
         "sso.connection.activated.v1",
         "sso.connection.deactivated.v1",
