@@ -117,7 +117,7 @@ layer(Iam, { excludeTestServices: true })("organization SSO and platform adminis
       // A stranger to the organization, and an unverified email, are refused; so is an answer this browser did not start.
       idp.signInAs("outsider-sub")
       const refused = yield* makeBrowser().navigate(loginUrl)
-      expect([refused.response.status, ((yield* Effect.promise(() => refused.response.json())) as any).error.code]).toEqual([403, "sso_not_a_member"])
+      expect([refused.response.status, ((yield* Effect.promise(() => refused.response.json())) as { error: { code: string } }).error.code]).toEqual([403, "sso_not_a_member"])
       idp.signInAs("unverified-sub")
       const unverified = yield* makeBrowser().navigate(loginUrl)
       expect(unverified.response.status).toBe(403)

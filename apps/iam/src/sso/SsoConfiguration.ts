@@ -75,11 +75,8 @@ export class SsoConfiguration extends Effect.Service<SsoConfiguration>()("iam/Ss
 
     const deactivateAll = (organizationId: string, actorUuid: string, reason: string, at: Date) =>
       Effect.flatMap(repo.connectionsOf(organizationId), (rows) =>
-        Effect.map(
-          Effect.forEach(rows.filter((row) => row.status !== "inactive"), (row) =>
-            Effect.as(setStatus(row, "inactive", actorUuid, reason, at), row.id)),
-          (ids) => ids
-        ))
+        Effect.forEach(rows.filter((row) => row.status !== "inactive"), (row) =>
+          Effect.as(setStatus(row, "inactive", actorUuid, reason, at), row.id)))
 
     const connectionOf = (organizationId: string, connectionId: string) =>
       Effect.flatMap(repo.connection(connectionId), (found) =>
