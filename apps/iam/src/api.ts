@@ -9,10 +9,12 @@ import { LoginApi, SignupApi } from "./login/Api.ts"
 import { MembersApi, OrganizationsApi } from "./organizations/Api.ts"
 import { InvitationsApi } from "./organizations/InvitationsApi.ts"
 import { OrganizationSiliconsApi } from "./organizations/SiliconsApi.ts"
+import { AdminOrganizationsApi } from "./platform-admins/OrganizationsApi.ts"
 import { ServiceApi } from "./service/Api.ts"
 import { SessionRefreshApi, SessionsApi } from "./session-management/Api.ts"
 import { SiliconAuthApi } from "./silicon-auth/Api.ts"
 import { SiteApi } from "./site/Api.ts"
+import { OrganizationSsoApi, SsoApi } from "./sso/Api.ts"
 import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
 
@@ -36,6 +38,9 @@ export class IamApi extends withConventionErrors(
     .add(ApplicationsApi)
     .add(ApplicationCredentialsApi)
     .add(ApplicationReviewsApi)
+    .add(AdminOrganizationsApi)
+    .add(OrganizationSsoApi)
+    .add(SsoApi)
     .add(ApplicationSessionsApi)
     .add(OnBehalfOfApi)
     .add(AppLoginApi)

@@ -11,7 +11,8 @@ export const LIFETIMES = {
   stepUpToken: Duration.minutes(5),
   invitation: Duration.hours(48),
   onBehalfOfProof: Duration.seconds(60),
-  secretReplay: Duration.minutes(10)
+  secretReplay: Duration.minutes(10),
+  ssoSetupLink: Duration.minutes(5)
 } as const
 
 /** Settings an operator might try; any of them set stops the start with a message naming it. */
@@ -23,5 +24,6 @@ export const LIFETIME_OVERRIDES = [
   "IAM_SLT_TTL",
   "IAM_STEP_UP_TTL",
   "IAM_INVITATION_TTL",
-  "IAM_SIGNUP_SESSION_TTL"
+  "IAM_SIGNUP_SESSION_TTL",
+  "IAM_SSO_SETUP_LINK_TTL"
 ] as const

@@ -18,6 +18,7 @@ import { DevelopmentPhoneCodesMigration } from "./phone-verification/Development
 import { PlatformAdminsMigration } from "./platform-admins/PlatformAdminsMigration.ts"
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
 import { SiliconCredentialsMigration } from "./silicon-auth/SiliconCredentialsMigration.ts"
+import { SsoMigration } from "./sso/SsoMigration.ts"
 import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
 
 /**
@@ -45,5 +46,6 @@ export const iamMigrations: Migrations = {
   "0018_application_sessions": ApplicationSessionsMigration,
   "0019_app_login": AppLoginMigration,
   "0020_accounts_feed_position": AccountChangesMigration,
-  "0021_organization_governance": GovernanceMigration
+  "0021_organization_governance": GovernanceMigration,
+  "0022_sso": SsoMigration
 }

@@ -11,6 +11,7 @@ import { CodeChallengesRepo } from "./challenges/CodeChallengesRepo.ts"
 import { SignupSessionsRepo } from "./login/SignupSessionsRepo.ts"
 import { DevelopmentPhoneCodes } from "./phone-verification/DevelopmentPhoneCodes.ts"
 import { SILICON_TOKEN_STREAKS } from "./silicon-auth/tokenStreaks.ts"
+import { SsoRepo } from "./sso/SsoRepo.ts"
 import { StepUpTokensRepo } from "./step-up/StepUpTokensRepo.ts"
 
 /** Kept a day past their end, then deleted (spec 1's rhythm for codes; decisions.md, "Retention"). */
@@ -18,7 +19,8 @@ const KEPT_AFTER_EXPIRY = Duration.days(1)
 
 /**
  * What the sweep deletes: code challenges, signup sessions, step-up tokens, development phone codes, short-lived
- * login tokens, on-behalf-of proofs and application access tokens past a day after expiry, and Silicon wrong-token
+ * login tokens, on-behalf-of proofs, application access tokens, SSO sign-in round trips and unused SSO setup links past a
+ * day after expiry, and Silicon wrong-token
  * streaks a day after their last attempt and lock.
  */
 export const sweepExpired = Effect.gen(function*() {
@@ -30,6 +32,7 @@ export const sweepExpired = Effect.gen(function*() {
   yield* Effect.flatMap(ShortLivedTokensRepo, (repo) => repo.deleteExpiredBefore(cutoff))
   yield* Effect.flatMap(OnBehalfOfProofsRepo, (repo) => repo.deleteExpiredBefore(cutoff))
   yield* Effect.flatMap(ApplicationSessionsRepo, (repo) => repo.deleteAccessTokensExpiredBefore(cutoff))
+  yield* Effect.flatMap(SsoRepo, (repo) => repo.deleteExpiredBefore(cutoff))
   yield* Effect.flatMap(SqlClient.SqlClient, (sql) => makeFailureStreaks(sql, SILICON_TOKEN_STREAKS).sweep(cutoff))
 })
 
@@ -41,7 +44,8 @@ export const RetentionStoresLive = Layer.mergeAll(
   DevelopmentPhoneCodes.Default,
   ShortLivedTokensRepo.Default,
   OnBehalfOfProofsRepo.Default,
-  ApplicationSessionsRepo.Default
+  ApplicationSessionsRepo.Default,
+  SsoRepo.Default
 )
 
 /** Every 10 minutes, one process at a time: the sweep above, and idle wrong-code streaks (the codes package's own sweep). */

@@ -11,12 +11,14 @@ import { IamConfig } from "./config.ts"
 import { GovernanceLive } from "./governance/Http.ts"
 import { LoginLive, SignupLive } from "./login/Http.ts"
 import { OrganizationsLive } from "./organizations/Http.ts"
+import { AdminOrganizationsLive } from "./platform-admins/OrganizationsHttp.ts"
 import { SecretsAtRest } from "./SecretsAtRest.ts"
 import { ServiceLive } from "./service/Http.ts"
 import { SessionRefreshLive, SessionsLive } from "./session-management/Http.ts"
 import { SiliconAuthLive } from "./silicon-auth/Http.ts"
 import { iamErrorPage } from "./site/layout.ts"
 import { SiteLive } from "./site/Http.ts"
+import { OrganizationSsoLive, SsoLive } from "./sso/Http.ts"
 import { StepUpLive } from "./step-up/Http.ts"
 import { StepUpGuardLive } from "./step-up/StepUpGuardLive.ts"
 import { iamVersioning } from "./versions.ts"
@@ -39,6 +41,9 @@ export const IamHandlers = Layer.mergeAll(
   ApplicationsLive,
   ApplicationCredentialsLive,
   ApplicationReviewsLive,
+  AdminOrganizationsLive,
+  OrganizationSsoLive,
+  SsoLive,
   ApplicationSessionsLive,
   OnBehalfOfLive,
   AppLoginLive,

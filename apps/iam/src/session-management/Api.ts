@@ -18,7 +18,7 @@ const Timestamp = Schema.String.annotations({ description: "RFC 3339 UTC with mi
 /** One open IAM session (refresh family) of the caller's identity. */
 export const SessionView = Schema.Struct({
   session_id: Schema.String,
-  method: Schema.Literal("code", "silicon_token").annotations({ description: "How it was logged in: a code, or a Silicon token" }),
+  method: Schema.Literal("code", "silicon_token", "sso").annotations({ description: "How it was logged in: a code, a Silicon token, or an organization's SSO" }),
   created_at: Timestamp,
   last_used_at: Timestamp.annotations({ description: "The login or its last refresh" }),
   expires_at: Timestamp.annotations({ description: "The family's absolute end (900 days after login)" }),

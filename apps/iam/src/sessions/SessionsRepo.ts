@@ -3,7 +3,7 @@ import { rowsDecoder } from "@platform/database"
 import { Effect, Option, Schema } from "effect"
 import type { IdentityKind } from "../identities/Identity.ts"
 
-export type LoginMethod = "code" | "silicon_token"
+export type LoginMethod = "code" | "silicon_token" | "sso"
 
 /** Why a session ended (decisions.md, "Sessions"). */
 export type EndReason =
@@ -14,6 +14,7 @@ export type EndReason =
   | "identity_inactive"
   | "silicon_token_rotated"
   | "silicon_removed"
+  | "sso_deprovisioned"
 
 /** Who an access token speaks for, when the token, its session and its identity are all current. */
 export interface LiveAccess {
@@ -26,7 +27,7 @@ export interface LiveAccess {
 const SessionRow = Schema.Struct({
   id: Schema.String,
   identity_uuid: Schema.String,
-  method: Schema.Literal("code", "silicon_token"),
+  method: Schema.Literal("code", "silicon_token", "sso"),
   created_at: Schema.DateFromSelf,
   last_used_at: Schema.DateFromSelf,
   expires_at: Schema.DateFromSelf,
