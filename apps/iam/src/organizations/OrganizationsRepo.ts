@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { GovernanceSettings, MembershipRole, Organization } from "./Organization.ts"
 
-interface OrganizationRow {
+export interface OrganizationRow {
   readonly id: string
   readonly name: string
   readonly description: string | null

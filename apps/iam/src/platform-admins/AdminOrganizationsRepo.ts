@@ -1,16 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { Organization } from "../organizations/Organization.ts"
-import { toOrganization } from "../organizations/OrganizationsRepo.ts"
+import { type OrganizationRow, toOrganization } from "../organizations/OrganizationsRepo.ts"
 
-interface Row {
-  readonly id: string
-  readonly name: string
-  readonly description: string | null
-  readonly owner_uuid: string
-  readonly version: number
-  readonly created_at: Date
-  readonly updated_at: Date
+interface Row extends OrganizationRow {
   readonly members_count: number | string
 }
 
@@ -25,6 +18,7 @@ export class AdminOrganizationsRepo extends Effect.Service<AdminOrganizationsRep
     const sql = yield* SqlClient.SqlClient
     const select = sql`
       select o.id, o.name, o.description, owner.identity_uuid as owner_uuid, o.version, o.created_at, o.updated_at,
+        o.role_changes_need_approval, o.tag_changes_need_approval,
         (select count(*) from organization_members m where m.organization_id = o.id and m.status = 'active') as members_count
       from organizations o
       join organization_members owner on owner.organization_id = o.id and owner.role = 'owner' and owner.status = 'active'
