@@ -1,11 +1,9 @@
 import { TestDatabase } from "@platform/database"
-import { freePort, type SpawnedService, spawnService } from "@platform/testkit"
+import { freePort, runToExit, type SpawnedService, spawnService } from "@platform/testkit"
 import { Effect, Exit, Scope } from "effect"
-import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { request } from "node:http"
 import { join } from "node:path"
-import { promisify } from "node:util"
 
 export const root = join(import.meta.dirname, "..", "..")
 
@@ -41,11 +39,11 @@ export const codesFor = (dataDir: string, to: string): Array<string> => {
 }
 
 /** Runs the operator CLI (`npm run accounts -- …`) with `env`; resolves with what it printed. */
-export const runAccountsCli = (args: Array<string>, env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, ["--import", "tsx", "apps/accounts/src/cli.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, ...env }
-  })
+export const runAccountsCli = async (args: Array<string>, env: Record<string, string>) => {
+  const finished = await runToExit({ entry: "apps/accounts/src/cli.ts", cwd: root, env, args })
+  if (finished.code !== 0) throw new Error(`npm run accounts -- ${args.join(" ")} exited with ${finished.code}: ${finished.stderr}`)
+  return finished
+}
 
 /**
  * POSTs a report on a connection of its own, sending half the body, then SIGTERM to the service,

@@ -1,4 +1,4 @@
-import { spawnTsx } from "./spawnService.ts"
+import { spawnEntry } from "./spawnService.ts"
 
 export interface FinishedProcess {
   readonly code: number | null
@@ -7,7 +7,7 @@ export interface FinishedProcess {
 }
 
 /**
- * Runs a script with tsx, as `npm start` or `npm run <cli> -- <args>` would, until it exits
+ * Runs a script as `npm start` or `npm run <cli> -- <args>` would (bundled, see `spawnEntry`), until it exits
  * on its own (a start that is expected to fail, an operator command); killed after
  * `timeoutMs`, which the result then shows as a null code.
  */
@@ -20,10 +20,9 @@ export const runToExit = (options: {
   readonly args?: ReadonlyArray<string>
   readonly timeoutMs?: number
 }): Promise<FinishedProcess> =>
-  new Promise((resolve, reject) => {
+  spawnEntry(options).then((child) => new Promise((resolve, reject) => {
     let stdout = ""
     let stderr = ""
-    const child = spawnTsx(options)
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000)
@@ -32,4 +31,4 @@ export const runToExit = (options: {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })
-  })
+  }))

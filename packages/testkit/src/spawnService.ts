@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { setTimeout as sleep } from "node:timers/promises"
+import { bundledEntry } from "./bundledEntry.ts"
 
 export interface SpawnedService {
   readonly url: string
@@ -13,7 +14,7 @@ export interface SpawnedService {
 }
 
 export interface SpawnOptions {
-  /** The script to run with tsx, relative to cwd. */
+  /** The script to run, relative to cwd. */
   readonly entry: string
   readonly cwd: string
   readonly env: Record<string, string>
@@ -23,14 +24,17 @@ export interface SpawnOptions {
   readonly timeoutMs?: number
 }
 
-/** Runs a script with tsx in a Node process of its own (with `args` after it), its stdout and stderr piped. */
-export const spawnTsx = (options: {
+/**
+ * Runs a script in a Node process of its own (with `args` after it), its stdout and stderr piped:
+ * the script's bundle (`bundledEntry`), the same program `npm start` runs with tsx, started faster.
+ */
+export const spawnEntry = async (options: {
   readonly entry: string
   readonly cwd: string
   readonly env: Record<string, string>
   readonly args?: ReadonlyArray<string>
 }) =>
-  spawn(process.execPath, ["--import", "tsx", options.entry, ...(options.args ?? [])], {
+  spawn(process.execPath, [await bundledEntry(options.cwd, options.entry), ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"]
@@ -39,7 +43,7 @@ export const spawnTsx = (options: {
 /** Starts a service as its own Node process, exactly as `npm start` would, and waits until it is ready. */
 export const spawnService = async (options: SpawnOptions): Promise<SpawnedService> => {
   let output = ""
-  const child = spawnTsx(options)
+  const child = await spawnEntry(options)
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
