@@ -18,6 +18,7 @@ import { PlatformAdminsMigration } from "./platform-admins/PlatformAdminsMigrati
 import { SessionsMigration } from "./sessions/SessionsMigration.ts"
 import { SiliconCredentialsMigration } from "./silicon-auth/SiliconCredentialsMigration.ts"
 import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
+import { WebhooksMigration } from "./webhooks/WebhooksMigration.ts"
 
 /**
  * The IAM database, in the order it was built. Append only: a migration
@@ -43,5 +44,6 @@ export const iamMigrations: Migrations = {
   "0017_applications": ApplicationsMigration,
   "0018_application_sessions": ApplicationSessionsMigration,
   "0019_app_login": AppLoginMigration,
-  "0020_accounts_feed_position": AccountChangesMigration
+  "0020_accounts_feed_position": AccountChangesMigration,
+  "0021_webhooks": WebhooksMigration
 }
