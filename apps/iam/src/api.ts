@@ -14,6 +14,7 @@ import { SiliconAuthApi } from "./silicon-auth/Api.ts"
 import { SiteApi } from "./site/Api.ts"
 import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
+import { ApplicationWebhooksApi, SiliconWebhooksApi } from "./webhooks/Api.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
 export class IamApi extends withConventionErrors(
@@ -36,7 +37,9 @@ export class IamApi extends withConventionErrors(
     .add(OnBehalfOfApi)
     .add(AppLoginApi)
     .add(AppLoginPagesApi)
-    .add(SiteApi),
+    .add(SiteApi)
+    .add(ApplicationWebhooksApi)
+    .add(SiliconWebhooksApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")
