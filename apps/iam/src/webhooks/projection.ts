@@ -112,11 +112,15 @@ export const projectForApplication = (
   const kept = Object.fromEntries(Object.entries(extra).filter(([key, value]) =>
     key !== "previous_owner_uuid" || directory || (typeof value === "string" && recipient.consentingUuids.has(value))
   ))
-  const drop = new Set([
-    ...FIELD_SCOPES.filter(([, scope]) => !recipient.scopes.has(scope)).map(([field]) => field),
-    ...CREDENTIAL_FIELDS
-  ])
-  return without({ changed: changed.filter((field) => !drop.has(field)), current: projected, ...kept }, drop) as EventForProjection["data"]
+  const unscoped = FIELD_SCOPES.filter(([, scope]) => !recipient.scopes.has(scope)).map(([field]) => field)
+  // `changed` names fields: "credential" says a rotation happened, which an application may know.
+  const visibleChanges = changed.filter((field) => !unscoped.includes(field))
+  const drop = new Set([...unscoped, ...CREDENTIAL_FIELDS])
+  const { current: visible, ...others } = without({ current: projected, ...kept }, drop) as {
+    readonly current: Readonly<Record<string, unknown>>
+    readonly [extra: string]: unknown
+  }
+  return { ...others, changed: visibleChanges, current: visible }
 }
 
 /** The identities an event says left the organization: who was authorized before it and may not be after. */
