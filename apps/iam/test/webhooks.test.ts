@@ -17,7 +17,17 @@ import { OrganizationEvents } from "../src/organizations/OrganizationEvents.ts"
 import { WebhookEndpoints } from "../src/webhooks/WebhookEndpoints.ts"
 import { RETRY_WAITS } from "../src/webhooks/iamWebhooks.ts"
 import { makeIamWebhookWorker } from "../src/webhooks/WebhookWorker.ts"
-import { ApplicationTestServices, leave, mintSlt, registerApplication, signedIn, signedInMember } from "./support/applications.ts"
+import { MembersRepo } from "../src/organizations/MembersRepo.ts"
+import { Organizations } from "../src/organizations/Organizations.ts"
+import {
+  ApplicationTestServices,
+  leave,
+  mintSlt,
+  registerApplication,
+  signedIn,
+  signedInMember,
+  someIdentity
+} from "./support/applications.ts"
 import { accountsHold, newCarbon } from "./support/carbons.ts"
 import { iamClient, IamTest } from "./support/IamTest.ts"
 import { stepUp } from "./support/stepUp.ts"
@@ -313,6 +323,73 @@ layer(IamTest(), { excludeTestServices: true })("IAM webhooks", (it) => {
       const delivered = yield* deliveryRows("app:replay-app")
       expect(delivered.every((row) => row.status === "delivered")).toBe(true)
       expect(new Set(app.accepted().map((body) => body.id))).toEqual(new Set(dead.map((row) => row.event_id)))
+    }).pipe(Effect.provide(services))))
+
+  it.effect("a Silicon subscriber gets the organization's events it subscribed to, sso.* included; a test webhook gets the test envelope with its own secret", () =>
+    onTestClock(Effect.gen(function*() {
+      const silicon = yield* receivingApplication
+      const tester = yield* receivingApplication
+      const admin = yield* owningCarbon("siliconadmin")
+      const created = yield* (yield* Organizations).create(
+        { uuid: admin.identity.uuid, id: admin.identity.id, kind: "carbon", sessionId: admin.pair.session_id },
+        { name: "Robots" }
+      )
+      const org = created.organization.id
+      const bot = someIdentity("bot", "silicon")
+      yield* signedIn(bot)
+      yield* (yield* MembersRepo).add({ organizationId: org, identityUuid: bot.uuid, role: "member", addedBy: admin.identity.uuid, at: new Date() })
+      const configure = (client: typeof admin.client) =>
+        client.siliconWebhooks.configure({
+          path: { organization_id: org, uuid: bot.uuid },
+          payload: { url: silicon.url, event_types: ["sso.connection.activated.v1", "organization.updated.v1"] }
+        })
+      expect(yield* Effect.flip(configure(admin.client))).toMatchObject({ _tag: "StepUpRequired" })
+      const token = yield* stepUp(admin.pair.access_token, admin.email, "organization.silicon_webhook.redirect", bot.uuid)
+        .pipe(Effect.withClock(Clock.make()))
+      const configured = yield* configure(
+        yield* iamClient({ authorization: `Bearer ${admin.pair.access_token}`, "x-step-up-token": token.step_up_token })
+      )
+      expect(configured).toMatchObject({ key_version: 1, event_types: ["organization.updated.v1", "sso.connection.activated.v1"] })
+      silicon.secrets.set(1, configured.webhook_signing_secret!)
+      const types = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ type: string }>`select type from iam_events where aggregate_id = ${org} order by aggregate_version`.pipe(Effect.orDie))
+      expect(types.map((row) => row.type)).toContain("organization.silicon.webhook.configured.v1")
+      expect(types.map((row) => row.type)).toContain("organization.silicon.webhook_subscription.updated.v1")
+
+      // A test webhook of an application the admin consented to: fresh test-only secret, replayed to the same key.
+      yield* registerApplication("testing-app", { ownerUuid: admin.identity.uuid, scopes: ["self.organizations.read"], webhookScope: ["organization.updated.v1"] })
+      const minted = yield* mintSlt("testing-app", { identity: admin.identity, sessionId: admin.pair.session_id, orgIds: [org] }, {
+        scopes: ["identity", "self.profile.read", "self.organizations.read"]
+      })
+      yield* (yield* ApplicationSessions).exchange(yield* (yield* Applications).existing("testing-app"), minted.slt)
+      const key = `test-webhook-${randomUUID()}`
+      const setTest = Effect.flatMap(
+        iamClient({ authorization: `Bearer ${admin.pair.access_token}`, "idempotency-key": key }),
+        (client) => client.applicationWebhooks.setTest({ path: { app_id: "testing-app" }, payload: { url: tester.url } })
+      )
+      const testWebhook = yield* setTest
+      expect(testWebhook.webhook_signing_secret).toMatch(/^whsec_/)
+      expect(yield* setTest).toEqual(testWebhook)
+      tester.secrets.set(testWebhook.key_version, testWebhook.webhook_signing_secret!)
+
+      yield* publish(org, "sso.connection.activated.v1", { current: { resource: { connection: "okta" } } })
+      yield* publish(org, "organization.updated.v1", { current: { organization: { id: org, name: "Robots Inc" } } })
+      yield* drain(yield* makeIamWebhookWorker())
+      expect(silicon.accepted().map((body) => body.type).sort()).toEqual(["organization.updated.v1", "sso.connection.activated.v1"])
+      const [test] = tester.accepted()
+      expect(tester.accepted()).toHaveLength(1)
+      expect(test).toEqual({
+        test: {
+          testing_key: testWebhook.testing_key,
+          metadata: {
+            event_id: expect.stringMatching(/^evt_/),
+            type: "organization.updated.v1",
+            occurred_at: expect.any(String),
+            aggregate: { type: "organization", id: org, version: expect.any(Number) }
+          },
+          data: { changed: ["name"], current: { organization: { id: org, name: "Robots Inc" } } }
+        }
+      })
     }).pipe(Effect.provide(services))))
 
   it.effect("a change whose projection would pass 1 MiB fails whole: nothing changed, no event, no delivery", () =>
