@@ -148,7 +148,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("iam/Webhooks", {
         const silicon = { uuid: member.identity.uuid, id: member.identity.id }
         if (redirected) {
           yield* events.publish(organizationId, actor.uuid, "organization.silicon.webhook.configured.v1", () =>
-            Effect.succeed({ changed: Option.isNone(before) ? ["url"] : ["url"], current: { resource: { silicon, url } } }))
+            Effect.succeed({ changed: ["url"], current: { resource: { silicon, url } } }))
         }
         if (resubscribed) {
           yield* events.publish(organizationId, actor.uuid, "organization.silicon.webhook_subscription.updated.v1", () =>
