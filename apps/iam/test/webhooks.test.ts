@@ -15,6 +15,7 @@ import type { IamEventType } from "../src/events/IamEventType.ts"
 import { carbonIdentity } from "../src/identities/fromAccounts.ts"
 import { OrganizationEvents } from "../src/organizations/OrganizationEvents.ts"
 import { WebhookEndpoints } from "../src/webhooks/WebhookEndpoints.ts"
+import { sweepWebhookHistory } from "../src/webhooks/history.ts"
 import { RETRY_WAITS } from "../src/webhooks/iamWebhooks.ts"
 import { makeIamWebhookWorker } from "../src/webhooks/WebhookWorker.ts"
 import { MembersRepo } from "../src/organizations/MembersRepo.ts"
@@ -248,7 +249,7 @@ layer(IamTest(), { excludeTestServices: true })("IAM webhooks", (it) => {
       expect(yield* versionsAt).toEqual([2])
     }).pipe(Effect.provide(services))))
 
-  it.effect("dead letters after the schedule; 100 replayed in order under one Idempotency-Key, once; a worker that died holding claims loses nothing", () =>
+  it.effect("dead letters after the schedule; 100 replayed in order under one Idempotency-Key, once; a worker that died holding claims loses nothing; attempts are kept 45 days", () =>
     onTestClock(Effect.gen(function*() {
       const app = yield* receivingApplication
       const owner = yield* owningCarbon("replayer")
@@ -323,6 +324,20 @@ layer(IamTest(), { excludeTestServices: true })("IAM webhooks", (it) => {
       const delivered = yield* deliveryRows("app:replay-app")
       expect(delivered.every((row) => row.status === "delivered")).toBe(true)
       expect(new Set(app.accepted().map((body) => body.id))).toEqual(new Set(dead.map((row) => row.event_id)))
+
+      // Attempt history: 900 attempts kept 45 days, then swept with the finished deliveries.
+      const attempts = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ count: number }>`
+          select count(*)::int as count from iam_webhook_attempts where delivery_id in ${sql.in(dueOrder)}
+        `.pipe(Effect.map((rows) => rows[0]!.count), Effect.orDie))
+      expect(yield* attempts).toBe(900)
+      yield* advance(app, Duration.days(44))
+      yield* sweepWebhookHistory
+      expect(yield* attempts).toBe(900)
+      yield* advance(app, Duration.days(2))
+      yield* sweepWebhookHistory
+      expect(yield* attempts).toBe(0)
+      expect(yield* deliveryRows("app:replay-app")).toEqual([])
     }).pipe(Effect.provide(services))))
 
   it.effect("a Silicon subscriber gets the organization's events it subscribed to, sso.* included; a test webhook gets the test envelope with its own secret", () =>
