@@ -17,6 +17,7 @@ import { SiteApi } from "./site/Api.ts"
 import { OrganizationSsoApi, SsoApi } from "./sso/Api.ts"
 import { StepUpApi } from "./step-up/Api.ts"
 import { iamVersioning, SERVICE_VERSION } from "./versions.ts"
+import { ApplicationWebhooksApi, SiliconWebhooksApi } from "./webhooks/Api.ts"
 
 /** IAM's whole HTTP contract (spec 2); `/openapi.json` is generated from it. Other services and tests call it through HttpApiClient. */
 export class IamApi extends withConventionErrors(
@@ -45,7 +46,9 @@ export class IamApi extends withConventionErrors(
     .add(OnBehalfOfApi)
     .add(AppLoginApi)
     .add(AppLoginPagesApi)
-    .add(SiteApi),
+    .add(SiteApi)
+    .add(ApplicationWebhooksApi)
+    .add(SiliconWebhooksApi),
   iamVersioning
 )
   .annotate(OpenApi.Title, "Organization IAM")

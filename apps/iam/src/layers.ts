@@ -9,6 +9,7 @@ import { IamConfig } from "./config.ts"
 import { iamMigrations } from "./migrations.ts"
 import { AccountChangesFollowerLive } from "./account-changes/AccountChangesFollower.ts"
 import { IamRetentionLive } from "./retention.ts"
+import { IamWebhookWorkerLive } from "./webhooks/WebhookWorker.ts"
 
 /** The database named by IAM_DATABASE_URL, or the embedded one under IAM_DATA_DIR (default data/iam). */
 export const IamDatabaseLive = Database.layerConfig({ prefix: "IAM_", service: "iam", migrations: iamMigrations })
@@ -30,7 +31,8 @@ export const IamAccountsDirectoryLive = Layer.unwrapEffect(
 
 /**
  * Background work of a running server: delivering queued mail and SMS (SMTP, or the development mailbox
- * file), the retention sweeps, and following accounts' changes (account-changes/AccountChangesFollower.ts).
+ * file), the retention sweeps, following accounts' changes (account-changes/AccountChangesFollower.ts) and
+ * delivering IAM's webhooks (webhooks/WebhookWorker.ts).
  */
 export const IamWorkersLive = Layer.mergeAll(
   MessageDelivery.layer().pipe(
@@ -41,5 +43,6 @@ export const IamWorkersLive = Layer.mergeAll(
     )
   ),
   IamRetentionLive,
-  AccountChangesFollowerLive
+  AccountChangesFollowerLive,
+  IamWebhookWorkerLive
 )

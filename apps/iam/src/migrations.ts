@@ -20,6 +20,7 @@ import { SessionsMigration } from "./sessions/SessionsMigration.ts"
 import { SiliconCredentialsMigration } from "./silicon-auth/SiliconCredentialsMigration.ts"
 import { SsoMigration } from "./sso/SsoMigration.ts"
 import { StepUpTokensMigration } from "./step-up/StepUpTokensMigration.ts"
+import { WebhooksMigration } from "./webhooks/WebhooksMigration.ts"
 
 /**
  * The IAM database, in the order it was built. Append only: a migration
@@ -47,5 +48,6 @@ export const iamMigrations: Migrations = {
   "0019_app_login": AppLoginMigration,
   "0020_accounts_feed_position": AccountChangesMigration,
   "0021_organization_governance": GovernanceMigration,
-  "0022_sso": SsoMigration
+  "0022_sso": SsoMigration,
+  "0023_webhooks": WebhooksMigration
 }

@@ -13,6 +13,7 @@ import { DevelopmentPhoneCodes } from "./phone-verification/DevelopmentPhoneCode
 import { SILICON_TOKEN_STREAKS } from "./silicon-auth/tokenStreaks.ts"
 import { SsoRepo } from "./sso/SsoRepo.ts"
 import { StepUpTokensRepo } from "./step-up/StepUpTokensRepo.ts"
+import { sweepWebhookHistory } from "./webhooks/history.ts"
 
 /** Kept a day past their end, then deleted (spec 1's rhythm for codes; decisions.md, "Retention"). */
 const KEPT_AFTER_EXPIRY = Duration.days(1)
@@ -20,8 +21,8 @@ const KEPT_AFTER_EXPIRY = Duration.days(1)
 /**
  * What the sweep deletes: code challenges, signup sessions, step-up tokens, development phone codes, short-lived
  * login tokens, on-behalf-of proofs, application access tokens, SSO sign-in round trips and unused SSO setup links past a
- * day after expiry, and Silicon wrong-token
- * streaks a day after their last attempt and lock.
+ * day after expiry, and Silicon wrong-token streaks a day after their last attempt and lock; webhook attempts, and
+ * finished deliveries, after 45 days.
  */
 export const sweepExpired = Effect.gen(function*() {
   const cutoff = new Date((yield* now).getTime() - Duration.toMillis(KEPT_AFTER_EXPIRY))
@@ -34,6 +35,7 @@ export const sweepExpired = Effect.gen(function*() {
   yield* Effect.flatMap(ApplicationSessionsRepo, (repo) => repo.deleteAccessTokensExpiredBefore(cutoff))
   yield* Effect.flatMap(SsoRepo, (repo) => repo.deleteExpiredBefore(cutoff))
   yield* Effect.flatMap(SqlClient.SqlClient, (sql) => makeFailureStreaks(sql, SILICON_TOKEN_STREAKS).sweep(cutoff))
+  yield* sweepWebhookHistory
 })
 
 /** The stores the sweep deletes from. */

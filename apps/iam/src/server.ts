@@ -22,6 +22,7 @@ import { OrganizationSsoLive, SsoLive } from "./sso/Http.ts"
 import { StepUpLive } from "./step-up/Http.ts"
 import { StepUpGuardLive } from "./step-up/StepUpGuardLive.ts"
 import { iamVersioning } from "./versions.ts"
+import { WebhooksLive } from "./webhooks/Http.ts"
 
 /**
  * Every area, each providing its own services: left are the settings, the database, the stores of layers.ts
@@ -48,7 +49,8 @@ export const IamHandlers = Layer.mergeAll(
   OnBehalfOfLive,
   AppLoginLive,
   AppLoginPagesLive,
-  SiteLive
+  SiteLive,
+  WebhooksLive
 ).pipe(Layer.provide(StepUpGuardLive))
 
 /** The IAM API served the platform's way (see serveHttpApi), with idempotent requests. */

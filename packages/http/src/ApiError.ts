@@ -100,5 +100,13 @@ export const isApiError = (u: unknown): u is ApiErrorInstance =>
   typeof u === "object" && u !== null && "_tag" in u && "code" in u && "status" in u &&
   typeof u.status === "number" && typeof u.code === "string" && "message" in u && typeof u.message === "string"
 
+/**
+ * A typed refusal raised as a defect by code whose error channel stays empty (e.g. a service many
+ * callers share): the whole request fails and rolls back, and the answer is `error` as declared.
+ */
+export class AnsweredDefect {
+  constructor(readonly error: ApiErrorInstance) {}
+}
+
 /** The wire body of an error (the compact envelope; see `envelopeOf`). */
 export const errorBody = (error: ApiErrorInstance) => envelopeOf(error.code, error, "compact")

@@ -6,7 +6,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Cause, Effect, Either, Option, ParseResult, Schema } from "effect"
-import { type ApiErrorInstance, isApiError } from "./ApiError.ts"
+import { AnsweredDefect, type ApiErrorInstance, isApiError } from "./ApiError.ts"
 import { type EnvelopeStyle, envelopeOf } from "./ErrorResponse.ts"
 import {
   InternalError,
@@ -203,6 +203,11 @@ export const translateFailure = (
   }
   // The client went away: nothing to answer.
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+  const answered = Cause.find(cause, (reason) =>
+    reason._tag === "Die" && reason.defect instanceof AnsweredDefect ? Option.some(reason.defect.error) : Option.none())
+  if (Option.isSome(answered)) {
+    return Effect.succeed(respondWithError(withRequestId(answered.value, context.requestId), format, context.envelope))
+  }
   const outage = Cause.find(cause, (reason) =>
     reason._tag === "Die" && context.unavailable(reason.defect) ? Option.some(reason.defect) : Option.none())
   if (Option.isSome(outage)) {

@@ -16,3 +16,11 @@ export const DeliveryJob = Schema.Struct({
   manual_replays: Schema.Number
 })
 export type DeliveryJob = typeof DeliveryJob.Type
+
+/**
+ * A delivery signed with one version of its receiver's secret (IAM): `key_version` is fixed when the
+ * delivery is written, so a rotation leaves in-flight deliveries on their version; a replay moves it
+ * to the receiver's current version.
+ */
+export const KeyedDeliveryJob = Schema.Struct({ ...DeliveryJob.fields, key_version: Schema.Number })
+export type KeyedDeliveryJob = typeof KeyedDeliveryJob.Type

@@ -1,9 +1,9 @@
 import type { SqlClient } from "@effect/sql"
 import { checkOutboundUrl, type LookupAll, type OutboundPolicy, publicOnlyLookup, systemLookupAll } from "@platform/outbound"
 import { type Job, makeQueueWorker, type Postponed, postpone, type QueueWorker } from "@platform/queue"
-import { Clock, Duration, Effect, Either, Layer } from "effect"
-import type { DeliveriesTable } from "./deliveriesTable.ts"
-import type { DeliveryJob } from "./DeliveryJob.ts"
+import { Clock, Duration, Effect, Either, Layer, Option } from "effect"
+import { asPlainDeliveries, type DeliveriesTable, type KeyedDeliveriesTable } from "./deliveriesTable.ts"
+import type { DeliveryJob, KeyedDeliveryJob } from "./DeliveryJob.ts"
 import { coalesced } from "./coalesced.ts"
 import { DeliveryFailed, postWebhook } from "./postWebhook.ts"
 import { retryWithin } from "./retryWindow.ts"
@@ -19,11 +19,25 @@ export interface WebhookHeaderNames {
   /** Unix seconds when the attempt was signed. */
   readonly timestamp: string
   readonly signature: string
+  /** The version of the receiver's secret the signature is made with (keyed deliveries only). */
+  readonly keyVersion?: string | undefined
+}
+
+/** What one attempt came to, for a service that keeps each attempt's history. */
+export interface AttemptRecord {
+  readonly deliveryId: string
+  readonly attempt: number
+  readonly keyVersion: number | null
+  /** The receiver's HTTP status, when it answered. */
+  readonly status: number | null
+  /** Why it failed; null when delivered. */
+  readonly error: string | null
 }
 
 /** Everything a service decides about its webhooks. */
 export interface WebhookDeliveryOptions<R> {
-  readonly deliveries: DeliveriesTable
+  /** A keyed table signs each delivery with the secret version it names (see KeyedDeliveryJob). */
+  readonly deliveries: DeliveriesTable | KeyedDeliveriesTable
   readonly headers: WebhookHeaderNames
   readonly userAgent: string
   readonly signing: WebhookSigning
@@ -31,6 +45,13 @@ export interface WebhookDeliveryOptions<R> {
   readonly retryWaits: ReadonlyArray<Duration.DurationInput>
   /** Attempts stop this long after the event (then the delivery is failed, and replayable). */
   readonly retryWindow: Duration.DurationInput
+  /**
+   * Instead of the window: when the next attempt is after the job's `attempt`-th failure, or none to
+   * give up (a bounded number of attempts per cycle, as IAM has). A held delivery still ends with the window.
+   */
+  readonly retryAt?: ((job: Job<DeliveryJob>, failedAt: Date) => Option.Option<Date>) | undefined
+  /** Called after every attempt that reached the sending stage (answered or not), e.g. to keep its history. */
+  readonly onAttempt?: ((record: AttemptRecord) => Effect.Effect<void, never, R>) | undefined
   /** A 2xx must come within this much real time. */
   readonly answerTime: Duration.DurationInput
   /** How often a held delivery looks again at its receiver (default 1 minute). */
@@ -69,13 +90,31 @@ export const makeWebhookWorker = <R>(
   const lookup = publicOnlyLookup(options.policy, options.lookupAll ?? systemLookupAll)
   const routeOf = coalesced(options.route)
 
-  const send = (job: Job<DeliveryJob>, url: string, secret: string) =>
+  /** The secret and its version for this delivery: a keyed one names its version, which must still be accepted. */
+  const keyOf = (
+    job: Job<DeliveryJob>,
+    route: Extract<WebhookRoute, { _tag: "Deliver" }>
+  ): Either.Either<{ readonly secret: string; readonly version: number | null }, DeliveryFailed> => {
+    const version = (job.payload as Partial<KeyedDeliveryJob>).key_version
+    if (version === undefined) return Either.right({ secret: route.secret, version: null })
+    const secret = route.versions?.get(version)
+    return secret === undefined
+      ? Either.left(permanently(`key version ${version} is no longer accepted`))
+      : Either.right({ secret, version })
+  }
+
+  const send = (job: Job<DeliveryJob>, route: Extract<WebhookRoute, { _tag: "Deliver" }>) =>
     Effect.gen(function*() {
-      const checked = checkOutboundUrl(url, options.policy)
+      const key = keyOf(job, route)
+      if (Either.isLeft(key)) return yield* key.left
+      const checked = checkOutboundUrl(route.url, options.policy)
       if (Either.isLeft(checked)) return yield* new DeliveryFailed({ reason: `the URL ${checked.left}`, permanent: false })
       const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
       const { body, event_id, event_type } = job.payload
-      const status = yield* postWebhook({
+      const keyHeader: Record<string, string> = options.headers.keyVersion !== undefined && key.right.version !== null
+        ? { [options.headers.keyVersion]: String(key.right.version) }
+        : {}
+      const outcome = yield* postWebhook({
         url: checked.right,
         body,
         answerTime,
@@ -87,13 +126,19 @@ export const makeWebhookWorker = <R>(
           [options.headers.eventType]: event_type,
           [options.headers.deliveryId]: job.id,
           [options.headers.timestamp]: String(timestamp),
-          [options.headers.signature]: options.signing.sign(secret, timestamp, body)
+          ...keyHeader,
+          [options.headers.signature]: options.signing.sign(key.right.secret, timestamp, body)
         }
-      })
-      if (status < 200 || status > 299) {
-        const redirect = status >= 300 && status <= 399 ? " (redirects are not followed)" : ""
-        return yield* new DeliveryFailed({ reason: `answered HTTP ${status}${redirect}`, permanent: false })
+      }).pipe(Effect.either)
+      const status = Either.isRight(outcome) ? outcome.right : null
+      const refused = status !== null && (status < 200 || status > 299)
+        ? `answered HTTP ${status}${status >= 300 && status <= 399 ? " (redirects are not followed)" : ""}`
+        : null
+      const error = Either.isLeft(outcome) ? outcome.left.reason : refused
+      if (options.onAttempt !== undefined) {
+        yield* options.onAttempt({ deliveryId: job.id, attempt: job.attempt, keyVersion: key.right.version, status, error })
       }
+      if (error !== null) return yield* new DeliveryFailed({ reason: error, permanent: false })
     })
 
   const handle = (job: Job<DeliveryJob>): Effect.Effect<void | Postponed, DeliveryFailed, R> =>
@@ -109,16 +154,17 @@ export const makeWebhookWorker = <R>(
           return postpone(new Date(Math.min(now + holdRecheck, windowEnds)), route.reason)
         }
         case "Deliver":
-          return yield* send(job, route.url, route.secret)
+          return yield* send(job, route)
       }
     })
 
-  return makeQueueWorker(options.deliveries, {
+  // A keyed table's rows are DeliveryJobs with one more field, which `keyOf` reads.
+  return makeQueueWorker(asPlainDeliveries(options.deliveries), {
     handle,
     describeFailure: (error) => error.reason,
     isPermanent: (error) => error.permanent,
     handlerName: "the webhook sender",
-    retryAt: retryWithin(options.retryWaits, options.retryWindow),
+    retryAt: options.retryAt ?? retryWithin(options.retryWaits, options.retryWindow),
     lease: LEASE,
     attemptTimeout: Duration.sum(answerTime, ATTEMPT_SLACK),
     batchSize: options.batchSize,

@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { rowsDecoder } from "@platform/database"
 import { giveUpPending, requeue } from "@platform/queue"
 import { Effect, Option, Schema } from "effect"
-import type { DeliveriesTable } from "./deliveriesTable.ts"
+import { type AnyDeliveriesTable, asPlainDeliveries } from "./deliveriesTable.ts"
 
 /** Deliveries one replay request may name or pick (spec 1: 100). */
 export const MAX_REPLAY = 100
@@ -49,7 +49,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * A service's reads and changes of its deliveries by receiver. `notReplayable` lists event types
  * that are never replayed (test pings). Statements run on the caller's SqlClient.
  */
-export const deliveryRecords = (deliveries: DeliveriesTable, notReplayable: ReadonlyArray<string>) => {
+export const deliveryRecords = (deliveries: AnyDeliveriesTable, notReplayable: ReadonlyArray<string>) => {
   const columns = `id::text AS id, event_id, event_type, status, attempts, last_error, manual_replays, created_at,
     next_attempt_at, delivered_at`
 
@@ -110,7 +110,7 @@ export const deliveryRecords = (deliveries: DeliveriesTable, notReplayable: Read
       return yield* sql.withTransaction(Effect.gen(function*() {
         const found = yield* candidates(receiver, selection)
         const replayable = found.filter((row) => row.status !== "pending" && !notReplayable.includes(row.event_type))
-        const replayed = yield* requeue(deliveries, replayable.map((row) => row.id), now)
+        const replayed = yield* requeue(asPlainDeliveries(deliveries), replayable.map((row) => row.id), now)
         if (replayed.length > 0) {
           yield* sql`UPDATE ${sql(deliveries.table)} SET manual_replays = manual_replays + 1 WHERE id IN ${sql.in(replayed)}`
         }
@@ -128,7 +128,7 @@ export const deliveryRecords = (deliveries: DeliveriesTable, notReplayable: Read
 
   /** The webhook was removed: its pending deliveries fail at once with `reason` (they stay replayable). */
   const failPending = (receiver: string, reason: string): Effect.Effect<number, SqlError, SqlClient.SqlClient> =>
-    giveUpPending(deliveries, { column: "receiver", value: receiver }, reason)
+    giveUpPending(asPlainDeliveries(deliveries), { column: "receiver", value: receiver }, reason)
 
   return { list, replay, failPending } as const
 }

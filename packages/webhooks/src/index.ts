@@ -1,6 +1,13 @@
 /** Signed webhook delivery on the claimed-work queue: what a service parametrises (headers, signing, schedule, routing). */
-export { type DeliveriesTable, createDeliveriesTable, deliveriesTable } from "./deliveriesTable.ts"
-export { DeliveryJob } from "./DeliveryJob.ts"
+export {
+  type AnyDeliveriesTable,
+  createDeliveriesTable,
+  type DeliveriesTable,
+  deliveriesTable,
+  type KeyedDeliveriesTable,
+  keyedDeliveriesTable
+} from "./deliveriesTable.ts"
+export { DeliveryJob, KeyedDeliveryJob } from "./DeliveryJob.ts"
 export {
   DeliveryPosition,
   DeliveryRecord,
@@ -14,6 +21,7 @@ export { DeliveryFailed, postWebhook } from "./postWebhook.ts"
 export { retryWithin } from "./retryWindow.ts"
 export { hmacSha256V1, type WebhookSigning } from "./signature.ts"
 export {
+  type AttemptRecord,
   makeWebhookWorker,
   type WebhookDeliveryOptions,
   type WebhookHeaderNames,

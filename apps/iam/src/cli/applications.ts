@@ -1,9 +1,11 @@
 import { Command, Options } from "@effect/cli"
+import { SqlClient } from "@effect/sql"
 import { Console, Effect, Layer, Option } from "effect"
 import { Applications } from "../applications/Applications.ts"
 import { MAX_CALLBACK_URLS } from "../applications/registration.ts"
 import { IamConfigLive } from "../config.ts"
 import { IamDatabaseLive } from "../layers.ts"
+import { newWebhookSecret, WebhookEndpoints } from "../webhooks/WebhookEndpoints.ts"
 
 const commaList = (value: Option.Option<string>) =>
   Option.match(value, { onNone: () => [], onSome: (list) => list.split(",").map((item) => item.trim()).filter((item) => item !== "") })
@@ -30,8 +32,37 @@ const organizationId = Options.text("organization-id").pipe(
   Options.optional
 )
 
-/** `applications register`: prints `{application, client_secret}`; the secret is shown only here. */
-const register = Command.make("register", { appId, name, callbackUrl, scope, webhookScope, consentRequired, ownerUuid, organizationId }, (options) =>
+const webhookUrl = Options.text("webhook-url").pipe(
+  Options.withDescription("Where its IAM webhooks go; its signing secret (key version 1) is printed once as webhook.webhook_signing_secret"),
+  Options.optional
+)
+
+/** The application's webhook at `url`, with a fresh secret as key version 1. */
+const setWebhook = (appId: string, url: string) =>
+  Effect.gen(function*() {
+    const endpoints = yield* WebhookEndpoints
+    const receiver = `app:${appId}`
+    const checked = yield* endpoints.put({ receiver, url, by: null })
+    const secret = newWebhookSecret()
+    const version = yield* endpoints.addVersion(receiver, secret)
+    return { url: checked, key_version: version, webhook_signing_secret: secret }
+  })
+
+/**
+ * `applications register`: prints `{application, client_secret}` (and `webhook` with its signing secret when
+ * --webhook-url is given); the secrets are shown only here.
+ */
+const register = Command.make("register", {
+  appId,
+  name,
+  callbackUrl,
+  scope,
+  webhookScope,
+  consentRequired,
+  ownerUuid,
+  organizationId,
+  webhookUrl
+}, (options) =>
   Effect.gen(function*() {
     const registered = yield* (yield* Applications).register({
       appId: options.appId,
@@ -43,7 +74,13 @@ const register = Command.make("register", { appId, name, callbackUrl, scope, web
       ownerUuid: Option.getOrNull(options.ownerUuid),
       organizationId: Option.getOrNull(options.organizationId)
     })
-    yield* Console.log(JSON.stringify(registered))
-  }).pipe(Effect.provide(Applications.Default.pipe(Layer.provideMerge(Layer.merge(IamDatabaseLive, IamConfigLive))))))
+    const webhook = Option.isSome(options.webhookUrl) ? { webhook: yield* setWebhook(options.appId, options.webhookUrl.value) } : {}
+    yield* Console.log(JSON.stringify({ ...registered, ...webhook }))
+  }).pipe(
+    (register) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(register)),
+    Effect.provide(
+      Layer.merge(Applications.Default, WebhookEndpoints.Default).pipe(Layer.provideMerge(Layer.merge(IamDatabaseLive, IamConfigLive)))
+    )
+  ))
 
 export const applicationsCommand = Command.make("applications").pipe(Command.withSubcommands([register]))

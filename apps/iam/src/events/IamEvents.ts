@@ -1,7 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken } from "@platform/crypto"
+import { AnsweredDefect } from "@platform/http"
 import { now } from "@platform/service"
 import { Effect } from "effect"
+import { fanOut } from "../webhooks/fanOut.ts"
+import { EventTooLarge } from "./errors.ts"
 import type { IamEventType } from "./IamEventType.ts"
 
 /** Spec 2: a recipient's projection is at most 1 MiB; the whole state is, so every projection is. */
@@ -39,21 +42,34 @@ export class IamEvents extends Effect.Service<IamEvents>()("iam/IamEvents", {
     const sql = yield* SqlClient.SqlClient
     return {
       /**
-       * Records one event inside the caller's transaction; the change and its event commit or
-       * roll back together. A second event at the same aggregate version fails the change.
+       * Records one event inside the caller's transaction, with one webhook delivery per receiver
+       * (webhooks/fanOut.ts); the change, its event and its deliveries commit or roll back together.
+       * A second event at the same aggregate version fails the change; so does an event or a
+       * projection over 1 MiB, answered as EventTooLarge (413) whatever route made the change.
        */
       record: (event: NewIamEvent) =>
         Effect.gen(function*() {
           const data = JSON.stringify(event.data)
           if (Buffer.byteLength(data, "utf8") > MAX_EVENT_DATA_BYTES) {
-            return yield* Effect.dieMessage(`event ${event.type} of ${event.aggregate.id} holds more than 1 MiB`)
+            return yield* Effect.die(
+              new AnsweredDefect(
+                new EventTooLarge({
+                  message: `This change's ${event.type} event would hold more than 1 MiB; nothing was changed.`
+                })
+              )
+            )
           }
           const id = newEventId()
+          const occurredAt = yield* now
           yield* sql`
             insert into iam_events (id, type, aggregate_type, aggregate_id, aggregate_version, actor_uuid, occurred_at, data)
             values (${id}, ${event.type}, ${event.aggregate.type}, ${event.aggregate.id}, ${event.aggregate.version},
-              ${event.actorUuid}, ${yield* now}, ${data}::jsonb)
+              ${event.actorUuid}, ${occurredAt}, ${data}::jsonb)
           `.pipe(Effect.orDie)
+          // The bytes stored are the ones projected: dates as JSON has them.
+          yield* fanOut({ id, type: event.type, occurredAt, aggregate: event.aggregate, data: JSON.parse(data) }).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql)
+          )
           return id
         })
     }
