@@ -41,7 +41,8 @@ export const codesFor = (dataDir: string, to: string): Array<string> => {
 /** Runs the operator CLI (`npm run accounts -- …`) with `env`; resolves with what it printed. */
 export const runAccountsCli = async (args: Array<string>, env: Record<string, string>) => {
   const finished = await runToExit({ entry: "apps/accounts/src/cli.ts", cwd: root, env, args })
-  if (finished.code !== 0) throw new Error(`npm run accounts -- ${args.join(" ")} exited with ${finished.code}: ${finished.stderr}`)
+  // Refused as execFile refuses: an Error carrying the exit code and what was printed.
+  if (finished.code !== 0) throw Object.assign(new Error(`npm run accounts -- ${args.join(" ")} exited with ${finished.code}`), finished)
   return finished
 }
 
