@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { applicationsFrom } from "../src/webhooks/recipients.ts"
-import { departedIdentities, projectForApplication } from "../src/webhooks/projection.ts"
+import { applicationsFrom } from "../src/events/recipients.ts"
+import { departedIdentities, projectForApplication } from "../src/events/projection.ts"
 
 // The recipient and projection rules of IAM's webhooks (decisions.md, "Webhooks"), pure.
 

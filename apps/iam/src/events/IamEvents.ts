@@ -3,7 +3,7 @@ import { randomToken } from "@platform/crypto"
 import { AnsweredDefect } from "@platform/http"
 import { now } from "@platform/service"
 import { Effect } from "effect"
-import { fanOut } from "../webhooks/fanOut.ts"
+import { fanOut } from "./fanOut.ts"
 import { EventTooLarge } from "./errors.ts"
 import type { IamEventType } from "./IamEventType.ts"
 
@@ -43,7 +43,7 @@ export class IamEvents extends Effect.Service<IamEvents>()("iam/IamEvents", {
     return {
       /**
        * Records one event inside the caller's transaction, with one webhook delivery per receiver
-       * (webhooks/fanOut.ts); the change, its event and its deliveries commit or roll back together.
+       * (fanOut.ts); the change, its event and its deliveries commit or roll back together.
        * A second event at the same aggregate version fails the change; so does an event or a
        * projection over 1 MiB, answered as EventTooLarge (413) whatever route made the change.
        */

@@ -3,7 +3,7 @@ import { type AttemptRecord, makeWebhookWorker } from "@platform/webhooks"
 import { now } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { IamConfig } from "../config.ts"
-import { IamDeliveries } from "./deliveries.ts"
+import { IamDeliveries } from "../events/deliveries.ts"
 import {
   ANSWER_TIME,
   IAM_WEBHOOK_HEADERS,

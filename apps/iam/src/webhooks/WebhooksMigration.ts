@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { createDeliveriesTable } from "@platform/webhooks"
 import { Effect } from "effect"
-import { IamDeliveries } from "./deliveries.ts"
+import { IamDeliveries } from "../events/deliveries.ts"
 
 /**
  * IAM's webhooks: where each receiver's deliveries go (`iam_webhook_endpoints`: its URL, a Silicon

@@ -1,7 +1,7 @@
 import type { Job } from "@platform/queue"
 import { deliveryRecords, hmacSha256V1, type WebhookHeaderNames } from "@platform/webhooks"
 import { Duration, Option } from "effect"
-import { IamDeliveries } from "./deliveries.ts"
+import { IamDeliveries } from "../events/deliveries.ts"
 
 /** Spec 2, Events: the headers of IAM's webhooks (Event-ID, Timestamp, Key-Version, Signature; the rest are ours). */
 export const IAM_WEBHOOK_HEADERS: WebhookHeaderNames = {
