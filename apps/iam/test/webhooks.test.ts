@@ -340,7 +340,7 @@ layer(IamTest(), { excludeTestServices: true })("IAM webhooks", (it) => {
       expect(yield* deliveryRows("app:replay-app")).toEqual([])
     }).pipe(Effect.provide(services))))
 
-  it.effect("a Silicon subscriber gets the organization's events it subscribed to, sso.* included; a test webhook gets the test envelope with its own secret", () =>
+  it.effect("a Silicon subscriber gets the organization's events it subscribed to, sso.* included; a test webhook gets the test envelope with its own secret; removing the webhook dead-letters what was pending", () =>
     onTestClock(Effect.gen(function*() {
       const silicon = yield* receivingApplication
       const tester = yield* receivingApplication
@@ -351,7 +351,7 @@ layer(IamTest(), { excludeTestServices: true })("IAM webhooks", (it) => {
       )
       const org = created.organization.id
       const bot = someIdentity("bot", "silicon")
-      yield* signedIn(bot)
+      const botPair = yield* signedIn(bot)
       yield* (yield* MembersRepo).add({ organizationId: org, identityUuid: bot.uuid, role: "member", addedBy: admin.identity.uuid, at: new Date() })
       const configure = (client: typeof admin.client) =>
         client.siliconWebhooks.configure({
@@ -405,6 +405,22 @@ layer(IamTest(), { excludeTestServices: true })("IAM webhooks", (it) => {
           data: { changed: ["name"], current: { organization: { id: org, name: "Robots Inc" } } }
         }
       })
+
+      // Removing the Silicon's webhook dead-letters what was still pending: the Silicon reads it, an outsider may not.
+      yield* publish(org, "organization.updated.v1", { current: { organization: { id: org, name: "Robots Ltd" } } })
+      yield* admin.client.siliconWebhooks.remove({ path: { organization_id: org, uuid: bot.uuid } })
+      const botClient = yield* iamClient({ authorization: `Bearer ${botPair.access_token}` })
+      const letters = yield* botClient.siliconWebhooks.deadLetters({ path: { silicon_id: bot.uuid }, urlParams: {} })
+      expect(letters).toMatchObject({ items: [{ event_type: "organization.updated.v1", manual_replay_count: 0 }], next_cursor: null })
+      const outsider = yield* owningCarbon("outsider")
+      expect(yield* Effect.flip(outsider.client.siliconWebhooks.deadLetters({ path: { silicon_id: bot.uuid }, urlParams: {} })))
+        .toMatchObject({ _tag: "SiliconSubscriberRequired" })
+      const after = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ type: string }>`select type from iam_events where aggregate_id = ${org} order by aggregate_version`.pipe(Effect.orDie))
+      expect(after.map((row) => row.type).slice(-2)).toEqual([
+        "organization.silicon.webhook_subscription.deleted.v1",
+        "organization.silicon.webhook.deleted.v1"
+      ])
     }).pipe(Effect.provide(services))))
 
   it.effect("a change whose projection would pass 1 MiB fails whole: nothing changed, no event, no delivery", () =>
