@@ -5,7 +5,7 @@ import { AccountsTest, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { fetchAnswer } from "./support/http.ts"
 import { messageAfter } from "@platform/testkit"
-import { expectRateLimited, freshWindow } from "./support/rateLimits.ts"
+import { expectRateLimited, inOneWindow } from "./support/rateLimits.ts"
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   Effect.flatMap(AccountsUnderTest, ({ url }) =>
@@ -150,42 +150,44 @@ layer(AccountsTest({ trustProxy: true }), { excludeTestServices: true })("termin
     }))
 
   it.effect("POST /v1/cli/login/start is limited to 60 per 10 minutes per IP", () =>
-    Effect.gen(function*() {
-      const from = { "x-forwarded-for": "198.51.100.60" }
-      // Malformed addresses still count, and send nothing, so the start limit shows on its own.
-      for (let i = 0; i < 60; i++) {
-        expect((yield* post("/v1/cli/login/start", { email: `not-an-email-${i}` }, from)).status).toBe(422)
-      }
-      const refused = yield* post("/v1/cli/login/start", { email: "ok@example.com" }, from)
-      expect(refused.status).toBe(429)
-      expect(refused.body.error.message).toContain("POST /v1/cli/login/start allows 60 per 10 minutes per IP")
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
-    }))
+    inOneWindow(600, (salt) =>
+      Effect.gen(function*() {
+        const from = { "x-forwarded-for": `198.51.100.${60 + salt}` }
+        // Malformed addresses still count, and send nothing, so the start limit shows on its own.
+        for (let i = 0; i < 60; i++) {
+          expect((yield* post("/v1/cli/login/start", { email: `not-an-email-${i}` }, from)).status).toBe(422)
+        }
+        const refused = yield* post("/v1/cli/login/start", { email: `ok${salt}@example.com` }, from)
+        expect(refused.status).toBe(429)
+        expect(refused.body.error.message).toContain("POST /v1/cli/login/start allows 60 per 10 minutes per IP")
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+      })))
 
   it.effect("codes from one network are limited: the 31st in 10 minutes is 429 with Retry-After", () =>
-    Effect.gen(function*() {
-      const from = { "x-forwarded-for": "198.51.100.77" }
-      for (let i = 0; i < 30; i++) {
-        const res = yield* post("/v1/cli/login/start", { email: `n${i}@example.com` }, from)
-        expect(res.status).toBe(200)
-      }
-      const refused = yield* post("/v1/cli/login/start", { email: "n31@example.com" }, from)
-      expect(refused.status).toBe(429)
-      expect(refused.body.error.code).toBe("rate_limited")
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
-    }))
+    inOneWindow(600, (salt) =>
+      Effect.gen(function*() {
+        const from = { "x-forwarded-for": `198.51.100.${77 + salt}` }
+        for (let i = 0; i < 30; i++) {
+          const res = yield* post("/v1/cli/login/start", { email: `n${i}.${salt}@example.com` }, from)
+          expect(res.status).toBe(200)
+        }
+        const refused = yield* post("/v1/cli/login/start", { email: `n31.${salt}@example.com` }, from)
+        expect(refused.status).toBe(429)
+        expect(refused.body.error.code).toBe("rate_limited")
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+      })))
 
   it.effect("codes to one address are limited, whatever the network: the 11th in 10 minutes is 429", () =>
-    Effect.gen(function*() {
-      yield* freshWindow(600)
-      for (let i = 0; i < 10; i++) {
-        const sent = yield* post("/v1/cli/login/start", { email: "one.address@example.com" }, { "x-forwarded-for": `198.51.100.${100 + i}` })
-        expect(sent.status).toBe(200)
-      }
-      const refused = yield* post("/v1/cli/login/start", { email: "One.Address@example.com" }, { "x-forwarded-for": "198.51.100.120" })
-      expectRateLimited(refused, "10 per 10 minutes per address", 600)
-      // Another address from the same network is not counted with it.
-      expect((yield* post("/v1/cli/login/start", { email: "other.address@example.com" }, { "x-forwarded-for": "198.51.100.120" })).status)
-        .toBe(200)
-    }))
+    inOneWindow(600, (salt) =>
+      Effect.gen(function*() {
+        for (let i = 0; i < 10; i++) {
+          const sent = yield* post("/v1/cli/login/start", { email: `one.address.${salt}@example.com` }, { "x-forwarded-for": `198.51.100.${100 + i}` })
+          expect(sent.status).toBe(200)
+        }
+        const refused = yield* post("/v1/cli/login/start", { email: `One.Address.${salt}@example.com` }, { "x-forwarded-for": "198.51.100.120" })
+        expectRateLimited(refused, "10 per 10 minutes per address", 600)
+        // Another address from the same network is not counted with it.
+        expect((yield* post("/v1/cli/login/start", { email: `other.address.${salt}@example.com` }, { "x-forwarded-for": "198.51.100.120" })).status)
+          .toBe(200)
+      })))
 })

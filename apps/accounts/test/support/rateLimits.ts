@@ -18,6 +18,22 @@ export const expectRateLimited = (answer: Answer, limit: string, windowSeconds: 
   expect(answer.body.error.details).toEqual({ retry_after_seconds: retryAfter })
 }
 
+/**
+ * Runs `burst` so that every hit it makes falls in one fixed window of `windowSeconds` (windows are
+ * aligned to the clock): when a window boundary passes while it runs, whatever it found, it runs again
+ * with the next `salt` (fresh addresses and keys, as the hits before the boundary stay counted), in a
+ * window it cannot outlast. No margin of time is assumed.
+ */
+export const inOneWindow = <A, E, R>(windowSeconds: number, burst: (salt: number) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const length = windowSeconds * 1000
+    for (let salt = 0;; salt++) {
+      const window = Math.floor((yield* Clock.currentTimeMillis) / length)
+      const outcome = yield* Effect.exit(burst(salt))
+      if (Math.floor((yield* Clock.currentTimeMillis) / length) === window) return yield* outcome
+    }
+  })
+
 /** Waits, when the current fixed window of `windowSeconds` ends within 10 seconds, for the next one to begin. */
 export const freshWindow = (windowSeconds: number) =>
   Effect.gen(function*() {
