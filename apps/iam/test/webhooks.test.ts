@@ -3,7 +3,7 @@ import { layer } from "@effect/vitest"
 import { AnsweredDefect } from "@platform/http"
 import { verifyIamWebhook } from "@platform/iam-webhook-verify"
 import { type ReceivedRequest, webhookReceiver } from "@platform/testkit"
-import { Cause, Clock, Duration, Effect, Exit, Layer, Option, type Scope, TestClock, TestContext } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Layer, Logger, LogLevel, Option, type Scope, TestClock, TestContext } from "effect"
 import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
 import { ApplicationSessions } from "../src/application-sessions/ApplicationSessions.ts"
@@ -42,7 +42,9 @@ const services = Layer.mergeAll(
   ApplicationSessions.Default,
   OrganizationEvents.Default,
   IamEvents.Default,
-  WebhookEndpoints.Default
+  WebhookEndpoints.Default,
+  // The worker warns at every failed attempt; hundreds fail here on purpose.
+  Logger.minimumLogLevel(LogLevel.Error)
 )
 
 /** A receiving application: a node:http server that verifies each delivery with the published helper at its own clock. */
