@@ -4,6 +4,7 @@ import { RateLimitMigration } from "@platform/rate-limit"
 import { SweepLeasesMigration } from "@platform/service"
 import { AppsMigration } from "./apps/AppsMigration.ts"
 import { CatalogueMigration } from "./apps/CatalogueMigration.ts"
+import { HistoryOrderMigration } from "./history/HistoryOrderMigration.ts"
 import { InvitesMigration } from "./invites/InvitesMigration.ts"
 import { ReleasesMigration } from "./releases/ReleasesMigration.ts"
 import { ReleaseSigningKeysMigration } from "./signing/SigningKeysMigration.ts"
@@ -25,5 +26,6 @@ export const registryMigrations: Migrations = {
   "0008_releases": ReleasesMigration,
   "0009_release_signing_keys": ReleaseSigningKeysMigration,
   "0010_search": SearchMigration,
-  "0011_catalogue_changes": CatalogueChangesMigration
+  "0011_catalogue_changes": CatalogueChangesMigration,
+  "0012_history_order": HistoryOrderMigration
 }

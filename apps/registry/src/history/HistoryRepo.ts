@@ -32,7 +32,7 @@ export class HistoryRepo extends Effect.Service<HistoryRepo>()("registry/History
         Effect.all({
           items: sql`
             select id, at, actor_uuid, kind, data from app_history where app_id = ${appId}
-            order by at desc, id desc limit ${limit} offset ${offset}
+            order by at desc, position desc limit ${limit} offset ${offset}
           `.pipe(Effect.flatMap(decodeHistory)),
           total: sql`select count(*) as total from app_history where app_id = ${appId}`.pipe(
             Effect.flatMap(decodeCount),
