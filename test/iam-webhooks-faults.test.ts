@@ -13,6 +13,7 @@ import { join } from "node:path"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { provisionedDatabase, root } from "./support/accountsProcess.ts"
+import { expireClaims } from "./support/expireClaims.ts"
 
 const DELIVERIES = 300
 
@@ -123,7 +124,9 @@ describe("IAM webhook delivery across processes", () => {
     const receivedBeforeKill = new Map(receiver.received)
     receiver.release()
 
-    // A second process on the same database; the killed one's claims pass to it when their lease ends.
+    // A second process on the same database; the killed one's claims pass to it when their lease ends. They are
+    // ended in the table rather than waited out (see expireClaims).
+    await expireClaims(db, "iam_webhook_deliveries", held.map((row) => row.id))
     await startIam()
     await vi.waitFor(async () => {
       const { rows } = await db.query<{ status: string; count: number }>(
