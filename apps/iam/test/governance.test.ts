@@ -226,6 +226,31 @@ layer(Iam, { excludeTestServices: true })("organization governance over HTTP", (
       })
     }))
 
+  it.effect("an approval request past its 7 days reads expired, cannot be decided (410), and frees its place for a new one", () =>
+    Effect.gen(function*() {
+      const { id, others: [bob, carl], owner, ownerEmail } = yield* organizationWith("admin", "member")
+      yield* owner.client.organizations.setGovernance({ path: { organization_id: id }, payload: { role_changes_need_approval: true } })
+      const request = { path: { organization_id: id }, payload: { kind: "role_change" as const, member_uuid: carl!.identity.uuid, role: "admin" as const } }
+      const requested = yield* bob!.client.approvals.request(request)
+      // The service runs on the live clock here: the request's 7 days are ended in its row.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`update organization_approval_requests set expires_at = now() - interval '1 second' where id = ${requested.id}`
+
+      const path = { organization_id: id, request_id: requested.id }
+      expect(yield* owner.client.approvals.read({ path })).toMatchObject({ id: requested.id, status: "expired", decided_at: null })
+      const token = (yield* stepUp(owner.bearer, ownerEmail, "organization.authorization_change", id)).step_up_token
+      const client = yield* steppedUp(owner.bearer, token)
+      expect(yield* Effect.flip(client.approvals.decide({ path, payload: { decision: "approve" } }))).toMatchObject({
+        code: "approval_request_expired",
+        status: 410
+      })
+      expect((yield* owner.client.members.read({ path: { organization_id: id, uuid: carl!.identity.uuid } })).role).toBe("member")
+
+      const again = yield* bob!.client.approvals.request(request)
+      expect(again).toMatchObject({ status: "pending" })
+      expect(again.id).not.toBe(requested.id)
+    }))
+
   it.effect("trust: a default level and rules about other organizations, identities and domains, managed by admins", () =>
     Effect.gen(function*() {
       const { id, others: [bob, carl], owner } = yield* organizationWith("admin", "member")
