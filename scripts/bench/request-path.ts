@@ -1,0 +1,97 @@
+/**
+ * `npm run bench:request-path`: where a routed request's time goes. The same `GET /v1/meta` answer, with no
+ * query behind it, from four servers in one run (each its own process pinned to core 1, autocannon on core 0,
+ * 50 connections): a bare node:http server, node:http running the handler on a prebuilt Effect runtime with a
+ * precompiled encoder, Effect's HttpApi with that one endpoint and nothing else, and accounts itself (the HttpApi
+ * router, our conventions, the request log). The steps between them are the cost of each layer. Writes the
+ * "request-path" section of apps/accounts/docs/benchmarks.md.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { ChildProcess } from "node:child_process"
+import { withCpuPerRequest } from "./cpuTime.ts"
+import { cannon, databaseUrl, root, seconds } from "./lineup.ts"
+import { machine, writeSection } from "./report.ts"
+import { startServer, stopServer } from "./servers/spawn.ts"
+
+const work = mkdtempSync(join(tmpdir(), "bench-request-path-"))
+const metaFile = join(work, "meta.json")
+const stages = [
+  { name: "bare", label: "bare node:http, pre-serialized bytes" },
+  { name: "runtime", label: "node:http + the handler on a prebuilt Effect runtime + precompiled encoder" },
+  { name: "httpapi", label: "Effect HttpApi, this one endpoint only (no conventions, tracer off)" },
+  { name: "accounts", label: "accounts: HttpApi router, our conventions, request log" }
+] as const
+const ports = { bare: 4731, runtime: 4732, httpapi: 4733, accounts: 4734 } as const
+const progress = (line: string) => process.stderr.write(`bench:request-path: ${line}\n`)
+const running: Array<ChildProcess> = []
+
+try {
+  // Accounts as npm start runs it, on a fresh database of the PostgreSQL server when one is named (else embedded,
+  // whose database then runs inside the server's process and counts in its CPU); GET /v1/meta reads nothing.
+  const accounts = await startServer(join(root, "apps/accounts/src/main.ts"), {
+    ACCOUNTS_PORT: String(ports.accounts),
+    ACCOUNTS_DATA_DIR: join(work, "accounts"),
+    ...(databaseUrl === undefined ? {} : { ACCOUNTS_DATABASE_URL: databaseUrl })
+  }, `http://127.0.0.1:${ports.accounts}/readyz`)
+  running.push(accounts)
+  writeFileSync(metaFile, await (await fetch(`http://127.0.0.1:${ports.accounts}/v1/meta`)).text())
+
+  const results: Array<(typeof stages)[number] & Awaited<ReturnType<typeof cannon>> & { readonly serverCpuUs: number }> = []
+  for (const stage of stages) {
+    const url = `http://127.0.0.1:${ports[stage.name]}/v1/meta`
+    let child = accounts
+    if (stage.name !== "accounts") {
+      child = await startServer(join(root, "scripts/bench/servers/request-stages.ts"), {
+        STAGE: stage.name,
+        PORT: String(ports[stage.name]),
+        META_FILE: metaFile
+      })
+      running.push(child)
+    }
+    const answer = await fetch(url)
+    if (answer.status !== 200 || (await answer.text()).length === 0) throw new Error(`${stage.name}: ${answer.status}`)
+    await cannon({ url }, seconds) // warm-up
+    const measured = await withCpuPerRequest(child.pid, seconds, () => cannon({ url }, seconds))
+    if (measured.non2xx > 0) throw new Error(`${stage.name}: ${measured.non2xx} answers were not 2xx`)
+    progress(`${stage.name}: ${Math.round(measured.rps)} req/s, ${measured.serverCpuUs} µs CPU per request`)
+    results.push({ ...stage, ...measured })
+    if (stage.name !== "accounts") {
+      await stopServer(child)
+      running.splice(running.indexOf(child), 1)
+    }
+  }
+
+  const bare = results[0]!
+  const rows = results.map((r, index) => {
+    const step = index === 0 ? "–" : `+${r.serverCpuUs - results[index - 1]!.serverCpuUs} µs`
+    return `| ${r.label} | ${Math.round(r.rps)} | ${(r.rps / bare.rps).toFixed(2)}× | ${r.p50} / ${r.p99} ms | ${r.serverCpuUs} µs | ${step} |`
+  })
+  writeSection(join(root, "apps/accounts/docs/benchmarks.md"), "request-path", `
+## Where a routed request's time goes (\`npm run bench:request-path\`)
+
+Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; accounts on ${databaseUrl === undefined ? "the embedded database (in its process)" : "the PostgreSQL server"}. The same \`GET /v1/meta\` answer (no query behind it) from four
+servers, each in its own process pinned to core 1; autocannon on core 0, ${50} connections, ${seconds} s after a ${seconds} s warm-up.
+CPU per request is the server process's user and system time over the requests it answered; each step is what the
+layer adds to the row above it.
+
+| server | req/s | × bare | p50 / p99 | CPU per request | step |
+| --- | --- | --- | --- | --- | --- |
+${rows.join("\n")}
+
+Reading the steps: running the handler as an Effect with a precompiled encoder costs little over bare node:http; Effect's
+HttpServer with the HttpApi router and handler pipeline adds several times that before any convention of ours; accounts
+adds its own on top (about 200 routes, the conventions middleware, the request log line, and — because a slower server
+leaves the load generator idle — a wake-up in each socket write, which profiles show as \`writev\`). A CPU profile of the
+accounts row (\`BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"\`) puts our own code (conventions, request id, logger) at
+about a tenth of the process's time, the fiber runtime and the garbage collector at over half: no single hot spot. The
+lean path of issue 13 (item 2) therefore keeps the HttpApi definition (the contract and \`/openapi.json\`) and the
+handlers' effects and replaces the serving: a node:http handler over a route table compiled from the same definition,
+decoding what each route declares, running the handler on a prebuilt runtime, encoding with precompiled encoders — the
+second row's shape.
+`)
+  process.stdout.write(`${rows.join("\n")}\n`)
+} finally {
+  for (const child of running) await stopServer(child)
+}
