@@ -353,6 +353,21 @@ layer(Iam, { excludeTestServices: true })("organization governance over HTTP", (
       const again = yield* owner.client.organizationSilicons.requestRotation({ path })
       expect(again).toMatchObject({ requested_by_uuid: owner.identity.uuid, status: "pending" })
 
+      // The owner and admins list them, oldest first, by status and a page at a time; members may not.
+      const list = (urlParams: { readonly status?: "pending" | "completed"; readonly limit?: number; readonly cursor?: string }) =>
+        owner.client.organizationSilicons.listRotationRequests({ path: { organization_id: id }, urlParams })
+      const all = yield* list({})
+      expect(all.items.map((item) => [item.id, item.status])).toEqual([[requested.id, "completed"], [again.id, "pending"]])
+      expect(all.items[0]!.completed_at).not.toBeNull()
+      expect(all.next_cursor).toBeNull()
+      expect((yield* list({ status: "pending" })).items.map((item) => item.id)).toEqual([again.id])
+      const first = yield* list({ limit: 1 })
+      expect(first.items.map((item) => item.id)).toEqual([requested.id])
+      expect((yield* list({ limit: 1, cursor: first.next_cursor! })).items.map((item) => item.id)).toEqual([again.id])
+      expect(yield* Effect.flip(list({ cursor: "not-a-cursor" }))).toMatchObject({ code: "invalid_cursor", status: 400 })
+      expect(yield* Effect.flip(carl!.client.organizationSilicons.listRotationRequests({ path: { organization_id: id }, urlParams: {} })))
+        .toMatchObject({ code: "organization_admin_required", status: 403 })
+
       // Accounts renames the owner and the Silicon; IAM's follower writes one event per organization of each.
       const accounts = yield* FakeAccounts
       yield* accounts.put({ ...newCarbon("owner"), uuid: owner.identity.uuid, id: owner.identity.id, display_name: "Owner Renamed" })

@@ -2,13 +2,14 @@ import { SqlClient } from "@effect/sql"
 import { AccountsDirectory } from "@platform/accounts-identity-api"
 import { randomToken } from "@platform/crypto"
 import { inTransaction } from "@platform/database"
+import { pageOf } from "@platform/http"
 import { now } from "@platform/service"
 import { Effect, Option } from "effect"
 import type { AuthenticatedIdentity } from "../auth/CurrentIdentity.ts"
 import { IdentitiesRepo } from "../identities/IdentitiesRepo.ts"
 import { SiliconCredentials } from "../silicon-auth/SiliconCredentials.ts"
 import { CarbonRequired, MemberNotFound, RotationRequestExists, SiliconCustodianRequired } from "./errors.ts"
-import { type RotationRequest, RotationRequestsRepo } from "./RotationRequestsRepo.ts"
+import { type RotationRequest, type RotationRequestPosition, RotationRequestsRepo } from "./RotationRequestsRepo.ts"
 import { membersData } from "./eventData.ts"
 import { MembersRepo } from "./MembersRepo.ts"
 import type { GrantedRole } from "./Organization.ts"
@@ -85,6 +86,23 @@ export class OrganizationSilicons extends Effect.Service<OrganizationSilicons>()
        * The Silicon itself or its custodian (the Carbon who created it here), an active member, asks for
        * the Silicon's token to be rotated; an admin's rotation completes it. No credential in the event.
        */
+      /** The organization's rotation requests, oldest first, for its owner and admins. */
+      listRotationRequests: (
+        actor: AuthenticatedIdentity,
+        organizationId: string,
+        status: RotationRequest["status"] | undefined,
+        limit: number,
+        after: Option.Option<RotationRequestPosition>
+      ) =>
+        Effect.gen(function*() {
+          yield* access.read(organizationId, actor.uuid, "admin")
+          const page = pageOf(
+            yield* rotationRequests.pageOf(organizationId, status, limit, after),
+            limit,
+            (request): RotationRequestPosition => [Date.parse(request.created_at), request.id]
+          )
+          return { items: page.items, next_cursor: page.nextCursor }
+        }),
       requestRotation: (actor: AuthenticatedIdentity, organizationId: string, siliconUuid: string) =>
         transaction(Effect.gen(function*() {
           yield* access.change(organizationId, actor.uuid, "member")

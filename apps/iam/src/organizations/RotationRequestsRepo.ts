@@ -11,6 +11,9 @@ export interface RotationRequest {
   readonly completed_at: string | null
 }
 
+/** Where a page of requests ends: the last one's creation time (milliseconds) and id. */
+export type RotationRequestPosition = readonly [number, string]
+
 interface RotationRequestRow {
   readonly id: string
   readonly organization_id: string
@@ -47,6 +50,16 @@ export class RotationRequestsRepo extends Effect.Service<RotationRequestsRepo>()
           values (${request.id}, ${request.organization_id}, ${request.silicon_uuid}, ${request.requested_by_uuid}, 'pending',
             ${new Date(request.created_at)})
         `.pipe(Effect.asVoid, Effect.orDie),
+      /** A keyset page of the organization's requests, oldest first (`limit + 1` rows, so the caller knows if more follow). */
+      pageOf: (organizationId: string, status: RotationRequest["status"] | undefined, limit: number, after: Option.Option<RotationRequestPosition>) =>
+        sql<RotationRequestRow>`
+          select id, organization_id, silicon_uuid, requested_by, status, created_at, completed_at from silicon_rotation_requests
+          where organization_id = ${organizationId}
+            ${status === undefined ? sql`` : sql`and status = ${status}`}
+            ${Option.match(after, { onNone: () => sql``, onSome: ([millis, id]) => sql`and (created_at, id) > (${new Date(millis)}, ${id})` })}
+          order by created_at, id
+          limit ${limit + 1}
+        `.pipe(Effect.map((rows) => rows.map(toRequest)), Effect.orDie),
       /** Marks the pending request of the Silicon completed; its id, if there was one. */
       complete: (organizationId: string, siliconUuid: string, at: Date) =>
         sql<{ readonly id: string }>`

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AccountsUnavailable, IdReserved, IdTaken, InvalidId } from "@platform/accounts-identity-api"
-import { errorResponse } from "@platform/http"
+import { errorResponse, InvalidCursor, Page, PageQueryFields } from "@platform/http"
 import { Schema } from "effect"
 import { IamBearer } from "../auth/IamBearer.ts"
 import { StepUpRefusals } from "../auth/stepUpErrors.ts"
@@ -78,6 +78,22 @@ export class OrganizationSiliconsApi extends HttpApiGroup.make("organizationSili
       .annotate(
         OpenApi.Description,
         "The Silicon itself (with its IAM bearer) or its custodian, an active member, asks an admin to rotate the Silicon's token: organization.silicon.rotation_requested (no credential data). One pending request per Silicon (409 rotation_request_exists); the next token rotation completes it and its credential_rotated event names it."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listRotationRequests", "/api/v1/organizations/:organization_id/rotation-requests")
+      .setPath(OrganizationPath)
+      .setUrlParams(Schema.Struct({
+        ...PageQueryFields,
+        status: Schema.optional(Schema.Literal("pending", "completed").annotations({ description: "Only requests in this status" }))
+      }))
+      .addSuccess(Page(RotationRequest, "SiliconRotationRequestsPage"))
+      .addError(errorResponse(OrganizationNotFound))
+      .addError(errorResponse(AdminRequired))
+      .addError(errorResponse(InvalidCursor))
+      .annotate(
+        OpenApi.Description,
+        "The organization's Silicon token rotation requests, oldest first (owner or admin): what is waiting for an admin's rotation (status=pending) and what it answered."
       )
   )
   .middleware(IamBearer)

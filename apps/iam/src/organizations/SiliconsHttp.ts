@@ -1,11 +1,13 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { noStore } from "@platform/http"
+import { noStore, pageRequest } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { StepUpGuard } from "../auth/StepUpGuard.ts"
 import { OrganizationSilicons } from "./OrganizationSilicons.ts"
+
+const RotationRequestCursor = Schema.Tuple(Schema.Number, Schema.String)
 
 export const OrganizationSiliconsHttpLive = HttpApiBuilder.group(IamApi, "organizationSilicons", (handlers) =>
   Effect.gen(function*() {
@@ -17,6 +19,11 @@ export const OrganizationSiliconsHttpLive = HttpApiBuilder.group(IamApi, "organi
           yield* noStore
           yield* carriesNewSecret
           return yield* silicons.create(yield* CurrentIdentity, path.organization_id, payload)
+        }))
+      .handle("listRotationRequests", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const { after, limit } = yield* pageRequest(RotationRequestCursor, urlParams)
+          return yield* silicons.listRotationRequests(yield* CurrentIdentity, path.organization_id, urlParams.status, limit, after)
         }))
       .handle("requestRotation", ({ path }) =>
         Effect.flatMap(CurrentIdentity, (actor) => silicons.requestRotation(actor, path.organization_id, path.uuid)))
