@@ -77,7 +77,8 @@ layer(Iam, { excludeTestServices: true })("organization SSO and platform adminis
       const idp = yield* startIdentityProvider(`${url}/api/v1/sso/callback`, {
         "member-sub": { email: member.email.toUpperCase(), email_verified: true },
         "outsider-sub": { email: outsider.email, email_verified: true },
-        "unverified-sub": { email: member.email, email_verified: false }
+        "unverified-sub": { email: member.email, email_verified: false },
+        "userinfo-sub": { email: member.email, email_verified: true, emailInIdToken: false }
       })
       const anonymous = yield* iamClient()
       const submit = (fields: Partial<{ token: string; issuer: string }>) =>
@@ -113,6 +114,14 @@ layer(Iam, { excludeTestServices: true })("organization SSO and platform adminis
       const sessionId = cookie.split(".")[1]!
       const sessions = yield* IamSessions
       expect(Option.map(yield* sessions.live(sessionId), (live) => live.identity_uuid)).toEqual(Option.some(member.carbon.uuid))
+
+      // A provider that answers the email only at userinfo: IAM reads it there.
+      idp.signInAs("userinfo-sub")
+      const throughUserinfo = makeBrowser()
+      const viaUserinfo = yield* throughUserinfo.navigate(loginUrl, `${url}/after`)
+      expect([viaUserinfo.response.status, viaUserinfo.location]).toEqual([303, `${url}/after`])
+      const userinfoSession = throughUserinfo.cookie(url, "iam_session")!.split(".")[1]!
+      expect(Option.map(yield* sessions.live(userinfoSession), (live) => live.identity_uuid)).toEqual(Option.some(member.carbon.uuid))
 
       // A stranger to the organization, and an unverified email, are refused; so is an answer this browser did not start.
       idp.signInAs("outsider-sub")

@@ -155,7 +155,7 @@ export class SsoApi extends HttpApiGroup.make("sso")
       .annotate(
         OpenApi.Description,
         "The provider's redirect back. The ID token is checked (signature, issuer, audience, nonce, expiry); its verified email " +
-          "must be an active Carbon member of the organization. Sets the iam_session cookie and redirects (303) to return_to."
+          "(or userinfo's, for the same subject, when the ID token has none) must be an active Carbon member of the organization. Sets the iam_session cookie and redirects (303) to return_to."
       )
   )
   .add(

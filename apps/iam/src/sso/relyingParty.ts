@@ -20,7 +20,7 @@ export const newRoundTripChecks = (): RoundTripChecks => ({
   codeVerifier: oidc.randomPKCECodeVerifier()
 })
 
-/** The ID token claims IAM uses, as the provider signed them. */
+/** The claims IAM uses: from the ID token the provider signed, or from its userinfo when the ID token has no email. */
 export interface ProviderClaims {
   readonly sub: string
   readonly email?: unknown
@@ -43,7 +43,8 @@ const exchangeFailure = (error: unknown) =>
 /**
  * An organization's identity provider, through openid-client: discovery (the document's issuer must be the
  * one configured), the authorization URL with state, nonce and PKCE S256, and the code exchange whose ID
- * token openid-client checks (signature against the provider's JWKS, issuer, audience, nonce, expiry).
+ * token openid-client checks (signature against the provider's JWKS, issuer, audience, nonce, expiry), then
+ * userinfo when the ID token leaves the email out.
  * Every request goes through the outbound guard; http only reaches here on loopback in development.
  */
 export const relyingParty = (policy: OutboundPolicy, client: { readonly issuer: string; readonly clientId: string; readonly clientSecret: string }) =>
@@ -95,9 +96,14 @@ export const relyingParty = (policy: OutboundPolicy, client: { readonly issuer: 
           catch: exchangeFailure
         }).pipe(Effect.flatMap((tokens) => {
           const claims = tokens.claims()
-          return claims === undefined
-            ? Effect.fail(new SsoTokenInvalid({ message: "The identity provider sent no ID token." }))
-            : Effect.succeed<ProviderClaims>(claims)
+          if (claims === undefined) return Effect.fail(new SsoTokenInvalid({ message: "The identity provider sent no ID token." }))
+          if (claims.email !== undefined) return Effect.succeed<ProviderClaims>(claims)
+          // Providers that keep the ID token minimal (OpenID Connect Core 5.4, e.g. oidc-provider by default)
+          // answer the email scope's claims at userinfo; openid-client checks that its `sub` is the ID token's.
+          return Effect.tryPromise({
+            try: () => oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub),
+            catch: exchangeFailure
+          }).pipe(Effect.map((userinfo): ProviderClaims => ({ sub: claims.sub, email: userinfo.email, email_verified: userinfo.email_verified })))
         }))
     }
   }))

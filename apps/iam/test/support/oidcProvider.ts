@@ -6,6 +6,8 @@ import Provider from "oidc-provider"
 export interface ProviderAccount {
   readonly email: string
   readonly email_verified: boolean
+  /** Whether the ID token carries the email claims (default); when false only userinfo answers them, as providers do that keep ID tokens minimal. */
+  readonly emailInIdToken?: boolean
 }
 
 /**
@@ -32,11 +34,13 @@ export const startIdentityProvider = (redirectUri: string, accounts: Readonly<Re
         claims: { openid: ["sub"], email: ["email", "email_verified"] },
         findAccount: (_context, id) => {
           const account = accounts[id]
-          return account === undefined ? undefined : { accountId: id, claims: () => ({ sub: id, ...account }) }
+          if (account === undefined) return undefined
+          const { emailInIdToken, ...claims } = account
+          return { accountId: id, claims: (use: string) => (use === "id_token" && emailInIdToken === false ? { sub: id } : { sub: id, ...claims }) }
         },
         features: { devInteractions: { enabled: false } },
         interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
-        // IAM reads the email from the ID token, as the usual providers put it there.
+        // Scoped claims in the ID token too (as most providers do); an account may keep its email to userinfo.
         conformIdTokenClaims: false,
         pkce: { required: () => true },
         cookies: { keys: ["test-cookie-key"] }
