@@ -60,6 +60,9 @@ export const AccountChangesFollowerLive = !doesSharedChores() ? Layer.empty : La
   Effect.flatMap(AccountChangesFollower, (follower) =>
     Effect.forkScoped(
       follower.catchUp.pipe(
+        // Accounts still starting or out of reach is expected (the call already logged it): one line, no trace.
+        Effect.catchTag("AccountsUnavailable", () =>
+          Effect.logWarning({ event: "accounts_changes_unread", reason: "accounts unavailable; read again on the next turn" })),
         Effect.catchAllCause((cause) => Effect.logWarning({ event: "accounts_changes_unread" }, cause)),
         Effect.repeat(Schedule.spaced(FOLLOW_INTERVAL))
       )
