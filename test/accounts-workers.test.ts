@@ -136,14 +136,22 @@ describe("accounts with ACCOUNTS_WORKERS=2: two processes behind one port, on on
     try {
       await allListening(other)
       const workers = new Set(started(other).map((line) => line.pid))
-      // A request whose body never ends keeps its worker draining.
-      const held = request(`${other.url}/v1/reports`, { method: "POST", agent: false, headers: { "content-type": "application/json" } })
+      // A request whose body never ends keeps its worker draining. Node's server answers `100 Continue` as it
+      // hands the request to the app, so once the client hears it the request is in flight (a connection merely
+      // open could still be refused by the drain).
+      const held = request(`${other.url}/v1/reports`, {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", expect: "100-continue" }
+      })
       const heldAnswer = new Promise<string>((resolve) => {
         held.on("response", () => resolve("answered"))
         held.on("error", () => resolve("cut"))
       })
+      const inFlight = new Promise((resolve) => held.once("continue", resolve))
+      held.flushHeaders()
+      await inFlight
       held.write("{\"message\":")
-      await new Promise((resolve) => held.once("socket", (socket) => socket.once("connect", resolve)))
       other.process.kill("SIGTERM")
       // The idle worker drains and exits by itself: then the first signal has been taken (the second is not
       // merged with it), and the only worker left is the one holding the request.

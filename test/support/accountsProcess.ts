@@ -47,19 +47,25 @@ export const runAccountsCli = async (args: Array<string>, env: Record<string, st
 }
 
 /**
- * POSTs a report on a connection of its own, sending half the body, then SIGTERM to the service,
+ * POSTs a report on a connection of its own; once the server has taken it, sends half the body, then SIGTERM to the service,
  * then the rest: resolves with the status of the answer (201 when the request was let finish).
  */
 export const reportAcrossSigterm = (service: SpawnedService) =>
   new Promise<number>((resolve, reject) => {
-    const req = request(`${service.url}/v1/reports`, { method: "POST", agent: false, headers: { "content-type": "application/json" } }, (res) => {
+    const req = request(`${service.url}/v1/reports`, {
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/json", expect: "100-continue" }
+    }, (res) => {
       res.resume()
       res.on("end", () => resolve(res.statusCode ?? 0))
     })
     req.on("error", reject)
-    req.write("{\"message\":")
-    setTimeout(() => {
+    // Node's server answers 100 Continue as it hands the request to the app: from then on it is in flight.
+    req.once("continue", () => {
+      req.write("{\"message\":")
       service.process.kill("SIGTERM")
       setTimeout(() => req.end("\"late but whole\"}"), 300)
-    }, 300)
+    })
+    req.flushHeaders()
   })
