@@ -50,6 +50,9 @@ export const decodeCursor = <A, I>(
   })
 }
 
+/** The usual keyset position of a list, as its cursor carries it: a row's time in milliseconds, then its id (the tie-breaker). */
+export const TimeAndId = Schema.Tuple(Schema.Number, Schema.String)
+
 /** The decoded `limit` and `cursor` of a list request (`PageQueryFields`). */
 export interface PageQuery {
   readonly limit?: number | undefined

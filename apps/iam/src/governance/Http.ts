@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { pageRequest } from "@platform/http"
-import { Effect, Layer, Schema } from "effect"
+import { pageRequest, TimeAndId } from "@platform/http"
+import { Effect, Layer } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { IamBearerLive } from "../auth/IamBearer.ts"
@@ -9,8 +9,6 @@ import { IamSessions } from "../sessions/IamSessions.ts"
 import { Approvals } from "./Approvals.ts"
 import { Tags } from "./Tags.ts"
 import { Trust } from "./Trust.ts"
-
-const RequestPosition = Schema.Tuple(Schema.Number, Schema.String)
 
 export const TagsHttpLive = HttpApiBuilder.group(IamApi, "tags", (handlers) =>
   Effect.map(Tags, (tags) =>
@@ -44,7 +42,7 @@ export const ApprovalsHttpLive = HttpApiBuilder.group(IamApi, "approvals", (hand
       .handle("request", ({ path, payload }) => Effect.flatMap(CurrentIdentity, (actor) => approvals.request(actor, path.organization_id, payload)))
       .handle("list", ({ path, urlParams }) =>
         Effect.gen(function*() {
-          const { after, limit } = yield* pageRequest(RequestPosition, urlParams)
+          const { after, limit } = yield* pageRequest(TimeAndId, urlParams)
           return yield* approvals.list(yield* CurrentIdentity, path.organization_id, limit, after)
         }))
       .handle("read", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => approvals.read(actor, path.organization_id, path.request_id)))

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { pageRequest } from "@platform/http"
+import { pageRequest, TimeAndId } from "@platform/http"
 import { Effect, Layer, Schema } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
@@ -14,8 +14,6 @@ import { OrganizationSilicons } from "./OrganizationSilicons.ts"
 import { OrganizationSiliconsHttpLive } from "./SiliconsHttp.ts"
 
 const OrganizationPosition = Schema.Tuple(Schema.String, Schema.String)
-const MemberPosition = Schema.Tuple(Schema.Number, Schema.String)
-
 export const OrganizationsHttpLive = HttpApiBuilder.group(IamApi, "organizations", (handlers) =>
   Effect.gen(function*() {
     const organizations = yield* Organizations
@@ -49,7 +47,7 @@ export const MembersHttpLive = HttpApiBuilder.group(IamApi, "members", (handlers
     return handlers
       .handle("list", ({ path, urlParams }) =>
         Effect.gen(function*() {
-          const { after, limit } = yield* pageRequest(MemberPosition, urlParams)
+          const { after, limit } = yield* pageRequest(TimeAndId, urlParams)
           return yield* members.list(yield* CurrentIdentity, path.organization_id, limit, after)
         }))
       .handle("read", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => members.read(actor, path.organization_id, path.uuid)))

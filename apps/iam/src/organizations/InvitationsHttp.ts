@@ -1,11 +1,9 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { pageRequest } from "@platform/http"
-import { Effect, Schema } from "effect"
+import { pageRequest, TimeAndId } from "@platform/http"
+import { Effect } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { Invitations } from "./Invitations.ts"
-
-const InvitationPosition = Schema.Tuple(Schema.Number, Schema.String)
 
 export const InvitationsHttpLive = HttpApiBuilder.group(IamApi, "invitations", (handlers) =>
   Effect.map(Invitations, (invitations) =>
@@ -14,14 +12,14 @@ export const InvitationsHttpLive = HttpApiBuilder.group(IamApi, "invitations", (
         Effect.flatMap(CurrentIdentity, (actor) => invitations.invite(actor, path.organization_id, payload)))
       .handle("listOfOrganization", ({ path, urlParams }) =>
         Effect.gen(function*() {
-          const { after, limit } = yield* pageRequest(InvitationPosition, urlParams)
+          const { after, limit } = yield* pageRequest(TimeAndId, urlParams)
           return yield* invitations.listOfOrganization(yield* CurrentIdentity, path.organization_id, limit, after)
         }))
       .handle("revoke", ({ path }) =>
         Effect.flatMap(CurrentIdentity, (actor) => invitations.revoke(actor, path.organization_id, path.invitation_id)))
       .handle("listMine", ({ urlParams }) =>
         Effect.gen(function*() {
-          const { after, limit } = yield* pageRequest(InvitationPosition, urlParams)
+          const { after, limit } = yield* pageRequest(TimeAndId, urlParams)
           return yield* invitations.listMine(yield* CurrentIdentity, limit, after)
         }))
       .handle("accept", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => invitations.accept(actor, path.invitation_id)))

@@ -12,7 +12,7 @@ export interface RotationRequest {
 }
 
 /** Where a page of requests ends: the last one's creation time (milliseconds) and id. */
-export type RotationRequestPosition = readonly [number, string]
+export type RotationRequestPosition = readonly [createdAtMillis: number, id: string]
 
 interface RotationRequestRow {
   readonly id: string

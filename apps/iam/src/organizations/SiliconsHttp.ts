@@ -1,13 +1,11 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { noStore, pageRequest } from "@platform/http"
+import { noStore, pageRequest, TimeAndId } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { StepUpGuard } from "../auth/StepUpGuard.ts"
 import { OrganizationSilicons } from "./OrganizationSilicons.ts"
-
-const RotationRequestCursor = Schema.Tuple(Schema.Number, Schema.String)
 
 export const OrganizationSiliconsHttpLive = HttpApiBuilder.group(IamApi, "organizationSilicons", (handlers) =>
   Effect.gen(function*() {
@@ -22,7 +20,7 @@ export const OrganizationSiliconsHttpLive = HttpApiBuilder.group(IamApi, "organi
         }))
       .handle("listRotationRequests", ({ path, urlParams }) =>
         Effect.gen(function*() {
-          const { after, limit } = yield* pageRequest(RotationRequestCursor, urlParams)
+          const { after, limit } = yield* pageRequest(TimeAndId, urlParams)
           return yield* silicons.listRotationRequests(yield* CurrentIdentity, path.organization_id, urlParams.status, limit, after)
         }))
       .handle("requestRotation", ({ path }) =>
