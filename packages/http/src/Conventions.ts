@@ -1,10 +1,12 @@
 import { type HttpApi, type HttpApiSchema, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Either, Option, Runtime, Schema } from "effect"
 import type { ApiErrorInstance } from "./ApiError.ts"
 import { type ApiVersioning, isVersioned, selectVersion } from "./ApiVersion.ts"
 import { withBufferedBody } from "./BufferedRequest.ts"
 import { mediaTypeOf } from "./ContentType.ts"
+import { durationSince, type RequestLogLine } from "./RequestLog.ts"
+import { writeResponse } from "./NodeResponse.ts"
 import { respondWithError, translateFailure } from "./ErrorTranslation.ts"
 import { InvalidBody, InvalidContentType, InvalidJson, RequestTimeout, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
@@ -14,13 +16,15 @@ import { requestIdFrom } from "./RequestId.ts"
 import { NOSNIFF } from "./ResponseHeaders.ts"
 import type { ErrorFormat } from "./ErrorFormat.ts"
 import type { EnvelopeStyle } from "./ErrorResponse.ts"
-import { type ExtraRoute, makeRouteTable, type Route } from "./RouteTable.ts"
+import { type ExtraRoute, makeRouteTable, pathOf, type Route, type RouteTable } from "./RouteTable.ts"
 import { jsonTextProblems, textProblem } from "./TextRules.ts"
 
 export interface ConventionsOptions {
   readonly api: HttpApi.HttpApi.Any
   readonly versioning?: ApiVersioning
   readonly extraRoutes?: ReadonlyArray<ExtraRoute>
+  /** The API's route table when the caller has built it already (the server routes with the same one). */
+  readonly table?: RouteTable
   /**
    * Wraps each request once its body is read and checked, around an app
    * that always answers with a response (its failures already translated):
@@ -45,6 +49,11 @@ export interface ConventionsOptions {
    * answers at once (the registry's rate limits with their RateLimit-* headers).
    */
   readonly admit?: Admission
+  /**
+   * Writes each request's log line (e.g. writeRequestLine, or nothing when INFO lines are off).
+   * Default: an INFO line through Effect's logger.
+   */
+  readonly logRequest?: (line: RequestLogLine) => void
 }
 
 export type Admission = (
@@ -65,11 +74,6 @@ export type AroundHandled = (
 
 /** A browser's navigation asks for text/html; fetch and API clients ask for JSON or anything. */
 const asksForHtml = (accept: string | undefined): boolean => accept !== undefined && accept.includes("text/html")
-
-const pathOf = (url: string): string => {
-  const query = url.indexOf("?")
-  return query === -1 ? url : url.slice(0, query)
-}
 
 type Prepared =
   | { readonly _tag: "Ready"; readonly request: HttpServerRequest.HttpServerRequest; readonly json: unknown }
@@ -212,18 +216,19 @@ const invalidText = (fields: Record<string, string>): Prepared => ({
  * that declares its own ErrorFormat, that format for every failure).
  */
 export const conventions = (options: ConventionsOptions) => {
-  const table = makeRouteTable(options.api, options.extraRoutes)
+  const table = options.table ?? makeRouteTable(options.api, options.extraRoutes)
   const versioning = options.versioning
   const versionHeader = versioning?.header.toLowerCase()
   const around = options.around
   const unavailable = options.unavailable ?? (() => false)
   const envelope = options.envelope ?? "compact"
   const admit = options.admit
+  const logRequest = options.logRequest
   const errorPage: Option.Option<ErrorFormat> = options.errorPage === undefined
     ? Option.none()
     : Option.some({ page: options.errorPage })
   // Written without generators: every request of every service pays for this function.
-  return (app: HttpApp.Default): HttpApp.Default => {
+  return (app: HttpApp.Default<unknown>): HttpApp.Default => {
     const handle = (original: HttpServerRequest.HttpServerRequest, admitted: Admitted | undefined) => {
       const started = performance.now()
       const requestId = requestIdFrom(original.headers["x-request-id"])
@@ -236,20 +241,51 @@ export const conventions = (options: ConventionsOptions) => {
         : Option.none<ErrorFormat>()
       const formatFor = (own: Option.Option<ErrorFormat>) => Option.isSome(pageFormat) ? pageFormat : own
 
+      // Set once the time budget has answered: the work's own answer, when it comes, is neither sent nor logged.
+      let answeredByBudget = false
+      const logLine = (status: number) => {
+        const line = {
+          method: original.method,
+          route: route?.path ?? "unmatched",
+          status,
+          duration_ms: durationSince(started),
+          request_id: requestId
+        }
+        return logRequest === undefined ? Effect.logInfo({ event: "request", ...line }) : Effect.sync(() => logRequest(line))
+      }
       const finish = (response: HttpServerResponse.HttpServerResponse) => {
         const final = HttpServerResponse.setHeaders(response, headers)
-        return Effect.as(
-          Effect.logInfo({
-            event: "request",
-            method: original.method,
-            route: route?.path ?? "unmatched",
-            status: final.status,
-            duration_ms: Math.round((performance.now() - started) * 100) / 100,
-            request_id: requestId
-          }),
-          final
-        )
+        return answeredByBudget ? Effect.succeed(final) : Effect.as(logLine(final.status), final)
       }
+
+      /**
+       * Past its budget the request is answered at once, on its connection, by a timer; the work goes on
+       * in its fiber (what commits, commits with its stored idempotent answer, which a retry with the same
+       * key then gets). A timer, not a racing fiber: every request pays for the budget, few reach it.
+       */
+      const withinBudget = <R>(work: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>, budget: Route) =>
+        Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, R>((fiber) => {
+          const node = NodeHttpServerRequest.toServerResponse(original)
+          const timer = setTimeout(() => {
+            if (node.headersSent) return
+            answeredByBudget = true
+            const answer = HttpServerResponse.setHeaders(
+              respondWithError(
+                new RequestTimeout({ message: `The request took longer than its ${budget.timeBudgetMillis / 1000} seconds; retry it.` }),
+                formatFor(budget.errorFormat),
+                envelope
+              ),
+              headers
+            )
+            const runtime = Runtime.make({
+              context: fiber.currentContext,
+              fiberRefs: fiber.getFiberRefs(),
+              runtimeFlags: Runtime.defaultRuntimeFlags
+            })
+            Runtime.runFork(runtime)(Effect.zipRight(logLine(answer.status), writeResponse(node, original.method, answer)))
+          }, budget.timeBudgetMillis)
+          return Effect.ensuring(work, Effect.sync(() => clearTimeout(timer)))
+        })
 
       const run = (request: HttpServerRequest.HttpServerRequest, json: unknown) => {
         const bodyDecodes = () =>
@@ -264,18 +300,7 @@ export const conventions = (options: ConventionsOptions) => {
         const translated = wrapped === handled
           ? handled
           : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed, "conventions"))
-        // Past its budget the request is answered; the work goes on detached (what commits, commits with its
-        // stored idempotent answer, which a retry with the same key then gets).
-        const answered = route === undefined ? translated : Effect.timeoutTo(Effect.disconnect(translated), {
-          duration: route.timeBudgetMillis,
-          onSuccess: (response) => response,
-          onTimeout: () =>
-            respondWithError(
-              new RequestTimeout({ message: `The request took longer than its ${route.timeBudgetMillis / 1000} seconds; retry it.` }),
-              route.errorFormat,
-              envelope
-            )
-        })
+        const answered = route === undefined ? translated : withinBudget(translated, route)
         return Effect.flatMap(
           request === original ? answered : Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request),
           finish

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
-import { writeLogLine } from "@platform/logging"
+import { durationSince, writeRequestLine } from "./RequestLog.ts"
 import { type ApiVersioning, isVersioned } from "./ApiVersion.ts"
 import { requestIdFrom } from "./RequestId.ts"
 import { NOSNIFF } from "./ResponseHeaders.ts"
@@ -69,14 +69,11 @@ export const servePublicDocuments = (
     response.writeHead(200, headers)
     response.end(request.method === "HEAD" ? undefined : bytes)
     if (!options.logRequests) return true
-    writeLogLine({
-      time: new Date().toISOString(),
-      level: "INFO",
-      event: "request",
-      method: request.method,
+    writeRequestLine({
+      method: request.method!,
       route: document.path,
       status: 200,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      duration_ms: durationSince(started),
       request_id: requestId
     })
     return true

@@ -2,6 +2,12 @@ import { HttpApi, type HttpApiSchema } from "@effect/platform"
 import { Context, Option, type Schema, SchemaAST } from "effect"
 import { type ErrorFormat, errorFormatOf } from "./ErrorFormat.ts"
 
+/** A request URL's path, without its query. */
+export const pathOf = (url: string): string => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}
+
 /** Per-endpoint request body limit, in bytes (default 64 KB). */
 export class MaxBodyBytes extends Context.Tag("@platform/http/MaxBodyBytes")<MaxBodyBytes, number>() {}
 
@@ -44,6 +50,8 @@ export interface Route {
   readonly jsonObjectBody: boolean
   /** Headers every response of this route carries besides the conventions' own. */
   readonly headers?: Readonly<Record<string, string>>
+  /** The names of the path's parameters, in order (`*` for a trailing wildcard). */
+  readonly paramNames: ReadonlyArray<string>
 }
 
 /** Whether a value of this schema is always a JSON object on the wire. */
@@ -83,21 +91,38 @@ export interface RouteTable {
   readonly errorFormatAt: (path: string) => Option.Option<ErrorFormat>
   /** Whether a route on this path, whatever its method, is a page (a wrong method answers as a page too). */
   readonly pageAt: (path: string) => boolean
+  /** The path's parameters for a route it matched, percent-decoded, by the route's names. */
+  readonly params: (route: Route, path: string) => Readonly<Record<string, string>>
 }
+
+const PARAMETER = "([^/]+)"
 
 const patternOf = (path: string): RegExp | undefined => {
   if (!path.includes(":") && !path.includes("*")) return undefined
   const source = path
     .split("/")
     .map((segment) =>
-      segment.startsWith(":") ? "[^/]+" : segment === "*" ? ".*" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      segment.startsWith(":") ? PARAMETER : segment === "*" ? "(.*)" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
     )
     .join("/")
   return new RegExp(`^${source}$`)
 }
 
+const paramNamesOf = (path: string): ReadonlyArray<string> =>
+  path.split("/").filter((segment) => segment.startsWith(":") || segment === "*").map((segment) =>
+    segment === "*" ? "*" : segment.slice(1)
+  )
+
 /** How many segments of a pattern are literal text rather than a parameter. */
-const literalSegments = (regex: RegExp): number => regex.source.split("/").filter((segment) => segment !== "[^/]+").length
+const literalSegments = (regex: RegExp): number => regex.source.split("/").filter((segment) => segment !== PARAMETER).length
+
+const decodeParameter = (value: string): string => {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
 
 /** Routes served beside the HttpApi (the OpenAPI document, the docs page), known for 405 answers. */
 export interface ExtraRoute {
@@ -109,6 +134,7 @@ export interface ExtraRoute {
 export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<ExtraRoute> = []): RouteTable => {
   const exact = new Map<string, Map<string, Route>>()
   const patterns = new Map<string, PatternEntry>()
+  const patternOfRoute = new Map<Route, RegExp>()
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, mergedAnnotations, payloads }) => {
@@ -131,7 +157,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         payloadSchema,
         errorFormat: errorFormatOf(payloadSchema),
         page: Context.getOption(mergedAnnotations, HtmlPage).pipe(Option.isSome),
-        jsonObjectBody: jsonObjectBodyOf(payloadSchema)
+        jsonObjectBody: jsonObjectBodyOf(payloadSchema),
+        paramNames: paramNamesOf(endpoint.path)
       }
       const regex = patternOf(endpoint.path)
       if (regex === undefined) {
@@ -139,6 +166,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         byMethod.set(endpoint.method, route)
         exact.set(endpoint.path, byMethod)
       } else {
+        patternOfRoute.set(route, regex)
         // Paths that differ only in their parameters' names (`/x/:provider`, `/x/:id`) are one path.
         const entry = patterns.get(regex.source) ?? { regex, routes: new Map<string, Route>() }
         entry.routes.set(endpoint.method, route)
@@ -161,7 +189,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       payloadSchema: Option.none(),
       errorFormat: Option.none(),
       page: false,
-      jsonObjectBody: false
+      jsonObjectBody: false,
+      paramNames: []
     })
     exact.set(path, byMethod)
   }
@@ -197,6 +226,16 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       }
       return Option.none()
     },
-    pageAt: (path) => routesFor(path).some((routes) => [...routes.values()].some((route) => route.page))
+    pageAt: (path) => routesFor(path).some((routes) => [...routes.values()].some((route) => route.page)),
+    params: (route, path) => {
+      const params: Record<string, string> = {}
+      if (route.paramNames.length === 0) return params
+      const values = patternOfRoute.get(route)?.exec(path)
+      route.paramNames.forEach((name, index) => {
+        const value = values?.[index + 1]
+        if (value !== undefined) params[name] = decodeParameter(value)
+      })
+      return params
+    }
   }
 }

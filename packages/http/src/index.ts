@@ -16,6 +16,7 @@ export {
   HtmlPage,
   makeRouteTable,
   MaxBodyBytes,
+  pathOf,
   StreamedBody,
   DEFAULT_TIME_BUDGET_MILLIS,
   TimeBudgetMillis,
@@ -40,3 +41,5 @@ export {
   hashedAssets,
   IMMUTABLE
 } from "./pages/hashedAssets.ts"
+export { writeResponse } from "./NodeResponse.ts"
+export * from "./RequestLog.ts"

@@ -1,7 +1,8 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpServerError } from "@effect/platform"
 import { type ApiVersioning, type PublicDocument, servePublicDocuments } from "@platform/http"
-import { Effect, FiberRef, Layer, LogLevel } from "effect"
-import { createServer } from "node:http"
+import { Context, Effect, FiberRef, Layer, LogLevel } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { drainingServer } from "./drainingServer.ts"
 
 export interface NodeServerOptions {
@@ -13,6 +14,25 @@ export interface NodeServerOptions {
   readonly publicDocuments: ReadonlyArray<PublicDocument>
 }
 
+/** The listening Node server; the app adds its request listener to it (see requestListener). */
+export class ListeningServer extends Context.Tag("@platform/service/ListeningServer")<ListeningServer, Server>() {}
+
+const listen = (server: Server, options: NodeServerOptions) =>
+  Effect.async<void, HttpServerError.ServeError>((resume) => {
+    const failed = (cause: unknown) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
+    server.once("error", failed)
+    server.listen(options.port, options.host, () => {
+      server.off("error", failed)
+      resume(Effect.void)
+    })
+  })
+
+const close = (server: Server) =>
+  Effect.async<void>((resume) => {
+    if (!server.listening) return resume(Effect.void)
+    server.close(() => resume(Effect.void))
+  })
+
 /**
  * Listens on the configured host and port, answering the public documents
  * from memory before the Effect runtime (such as OpenID discovery and the
@@ -22,7 +42,8 @@ export interface NodeServerOptions {
  * connections still busy after `drainSeconds` are closed.
  */
 export const nodeServer = (options: NodeServerOptions) =>
-  Layer.unwrapEffect(
+  Layer.scoped(
+    ListeningServer,
     Effect.gen(function*() {
       const server = createServer()
       if (options.publicDocuments.length > 0) {
@@ -34,19 +55,20 @@ export const nodeServer = (options: NodeServerOptions) =>
       }
       // Outermost, so that once shutdown begins nothing else answers.
       const draining = drainingServer(server)
-      const drainDeadline = Layer.scopedDiscard(
-        Effect.addFinalizer(() =>
-          Effect.sync(() => {
-            draining.begin()
-            // Keep-alive connections become idle as their last request ends: close them as they do.
-            const idle = setInterval(() => server.closeIdleConnections(), 100).unref()
-            setTimeout(() => {
-              clearInterval(idle)
-              server.closeAllConnections()
-            }, options.drainSeconds * 1000).unref()
-          })
-        )
+      yield* Effect.acquireRelease(listen(server, options), () => close(server))
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          draining.begin()
+          // Keep-alive connections become idle as their last request ends: close them as they do.
+          const idle = setInterval(() => server.closeIdleConnections(), 100).unref()
+          setTimeout(() => {
+            clearInterval(idle)
+            server.closeAllConnections()
+          }, options.drainSeconds * 1000).unref()
+        })
       )
-      return Layer.provideMerge(drainDeadline, NodeHttpServer.layer(() => server, { port: options.port, host: options.host }))
+      const address = server.address() as AddressInfo
+      yield* Effect.logInfo(`Listening on http://${address.address}:${address.port}`)
+      return server
     })
   )

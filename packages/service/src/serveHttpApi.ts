@@ -1,4 +1,4 @@
-import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, HttpMiddleware, HttpServer, type HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, type HttpServerResponse } from "@effect/platform"
 import {
   type Admission,
   type ApiErrorInstance,
@@ -6,12 +6,17 @@ import {
   type AroundHandled,
   conventions,
   type EnvelopeStyle,
-  type PublicDocument
+  makeRouteTable,
+  type PublicDocument,
+  type RequestLogLine,
+  writeRequestLine
 } from "@platform/http"
 import { isDatabaseUnavailable } from "@platform/database"
-import { Effect, Layer } from "effect"
+import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
-import { nodeServer } from "./nodeServer.ts"
+import { ListeningServer, nodeServer } from "./nodeServer.ts"
+import { requestListener } from "./requestListener.ts"
+import { dispatchRoutes } from "./routeDispatch.ts"
 import type { ServiceSettings } from "./ServiceConfig.ts"
 
 export const OPENAPI_PATH = "/openapi.json"
@@ -52,39 +57,51 @@ export interface HttpApiService<Id extends string, Groups extends HttpApiGroup.H
 export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, ApiE, ApiR, E, R>(
   service: HttpApiService<Id, Groups, ApiE, ApiR, E, R>
 ) => {
-  const ApiLive = HttpApiBuilder.api(service.api).pipe(Layer.provide(service.handlers))
-  const ConventionsLive = HttpApiBuilder.middleware(conventions({
+  const table = makeRouteTable(service.api, [
+    { method: "GET", path: OPENAPI_PATH },
+    // The docs page loads its script and styles from elsewhere; no other site may frame it.
+    { method: "GET", path: DOCS_PATH, headers: { "content-security-policy": "frame-ancestors 'none'" } },
+    ...(service.ownHomePage === true ? [] : [{ method: "GET", path: HOME_PATH }])
+  ])
+  const withConventions = (logRequest: (line: RequestLogLine) => void) => conventions({
     api: service.api,
+    logRequest,
+    table,
     versioning: service.versioning,
-    extraRoutes: [
-      { method: "GET", path: OPENAPI_PATH },
-      // The docs page loads its script and styles from elsewhere; no other site may frame it.
-      { method: "GET", path: DOCS_PATH, headers: { "content-security-policy": "frame-ancestors 'none'" } },
-      ...(service.ownHomePage === true ? [] : [{ method: "GET", path: HOME_PATH }])
-    ],
     unavailable: isDatabaseUnavailable,
     ...(service.errorPage === undefined ? {} : { errorPage: service.errorPage }),
     ...(service.around === undefined ? {} : { around: service.around }),
     ...(service.envelope === undefined ? {} : { envelope: service.envelope }),
     ...(service.admit === undefined ? {} : { admit: service.admit })
-  }))
+  })
   const links: ReadonlyArray<HomeLink> = [
     { href: DOCS_PATH, label: "API reference" },
     { href: OPENAPI_PATH, label: "OpenAPI document" },
     ...(service.links ?? [])
   ]
-  const HttpLive = HttpApiBuilder.serve().pipe(
-    // Spans per request cost more than the routes themselves; logs carry the request id instead.
-    HttpMiddleware.withTracerDisabledWhen(() => true),
+  // Every route (the API's handlers, the OpenAPI document, the docs and home pages) registers on
+  // HttpApiBuilder's router; the service answers them through its own table and listener.
+  const ServeLive = Layer.scopedDiscard(Effect.gen(function*() {
+    const { api } = yield* HttpApi.Api
+    if (api.middlewares.size > 0) return yield* Effect.dieMessage("serveHttpApi: API-level middleware is not supported")
+    const router = yield* HttpApiBuilder.Router.router
+    // The request log line is an INFO line: written unless the runtime's minimum log level is above it.
+    const logsInfo = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
+    const app = withConventions(logsInfo ? writeRequestLine : () => {})(dispatchRoutes(router, table))
+    const listener = requestListener(app, yield* Effect.runtime<never>())
+    const server = yield* ListeningServer
+    server.on("request", listener)
+    yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", listener)))
+  })).pipe(
     Layer.provide(service.ownHomePage === true ? Layer.empty : homePage(HOME_PATH, service.name, links)),
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
-    Layer.provide(ConventionsLive),
-    Layer.provide(ApiLive)
+    Layer.provide(HttpApiBuilder.api(service.api).pipe(Layer.provide(service.handlers))),
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
   )
   const docsAt = Layer.effectDiscard(Effect.logInfo(`docs at ${service.settings.publicUrl}${DOCS_PATH}`))
   return docsAt.pipe(
-    Layer.provideMerge(HttpServer.withLogAddress(HttpLive)),
+    Layer.provideMerge(ServeLive),
     Layer.provide(nodeServer({
       port: service.settings.port,
       host: service.settings.host,
