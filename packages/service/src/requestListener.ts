@@ -1,5 +1,5 @@
 import { HttpApp, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Effect, FiberRef, Runtime } from "effect"
+import { Cause, Context, Effect, FiberRef, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { NodeServerRequest } from "./serverRequest.ts"
 import { writeResponse } from "@platform/http"
@@ -22,25 +22,29 @@ export const requestListener = (
   app: HttpApp.Default<never, never>,
   runtime: Runtime.Runtime<never>
 ): (source: IncomingMessage, node: ServerResponse) => void => {
-  const runFork = Runtime.runFork(runtime)
+  const { context, fiberRefs, runtimeFlags } = runtime
   return (source, node) => {
     const request = new NodeServerRequest(source, node)
     const answered = app.pipe(
       Effect.flatMap((response) => withPreResponseHandlers(request, response)),
       Effect.flatMap((response) => writeResponse(node, request.method, response)),
-      Effect.catchAllCause((cause) =>
-        Effect.zipRight(
-          Effect.logError("a request failed outside the conventions", cause),
-          Effect.sync(() => {
-            if (!node.headersSent) node.writeHead(500)
-            if (!node.writableEnded) node.end()
-          })
-        )
-      )
+      Effect.catchAllCause((cause) => {
+        const end = Effect.sync(() => {
+          if (!node.headersSent) node.writeHead(500)
+          if (!node.writableEnded) node.end()
+        })
+        // A client that went away interrupted its request: nothing failed.
+        return Cause.isInterruptedOnly(cause)
+          ? end
+          : Effect.zipRight(Effect.logError("a request failed outside the conventions", cause), end)
+      })
     )
-    const fiber = runFork(
-      Effect.uninterruptible(Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request))
-    )
+    // The request joins the runtime's context as the fiber starts: cheaper than providing it as an effect.
+    const fiber = Runtime.runFork(Runtime.make({
+      context: Context.add(context, HttpServerRequest.HttpServerRequest, request),
+      fiberRefs,
+      runtimeFlags
+    }))(Effect.uninterruptible(answered))
     node.on("close", () => {
       if (!node.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
     })
