@@ -21,7 +21,7 @@ const stages = [
   { name: "bare", label: "bare node:http, pre-serialized bytes" },
   { name: "runtime", label: "node:http + the handler on a prebuilt Effect runtime + precompiled encoder" },
   { name: "httpapi", label: "Effect HttpApi, this one endpoint only (no conventions, tracer off)" },
-  { name: "accounts", label: "accounts: HttpApi router, our conventions, request log" }
+  { name: "accounts", label: "accounts: our listener and route table, the HttpApi handler pipeline, our conventions, request log" }
 ] as const
 const ports = { bare: 4731, runtime: 4732, httpapi: 4733, accounts: 4734 } as const
 const progress = (line: string) => process.stderr.write(`bench:request-path: ${line}\n`)
@@ -80,16 +80,17 @@ layer adds to the row above it.
 | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
 
-Reading the steps: running the handler as an Effect with a precompiled encoder costs little over bare node:http; Effect's
-HttpServer with the HttpApi router and handler pipeline adds several times that before any convention of ours; accounts
-adds its own on top (about 200 routes, the conventions middleware, the request log line, and — because a slower server
-leaves the load generator idle — a wake-up in each socket write, which profiles show as \`writev\`). A CPU profile of the
-accounts row (\`BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"\`) puts our own code (conventions, request id, logger) at
-about a tenth of the process's time, the fiber runtime and the garbage collector at over half: no single hot spot. The
-lean path of issue 13 (item 2) therefore keeps the HttpApi definition (the contract and \`/openapi.json\`) and the
-handlers' effects and replaces the serving: a node:http handler over a route table compiled from the same definition,
-decoding what each route declares, running the handler on a prebuilt runtime, encoding with precompiled encoders — the
-second row's shape.
+Reading the steps: running the handler as an Effect with a precompiled encoder costs little over bare node:http. The
+third row is Effect's own serving (HttpServer, its router, HttpApiBuilder's handler pipeline). Accounts no longer uses
+that serving (issue 13, item 2): its own node:http listener routes through the route table compiled from the HttpApi
+definition, runs one fiber per request on a runtime built once (no request scope, span or second router), keeps the
+time budget with a timer instead of racing fibers, writes the request line directly, and still runs HttpApiBuilder's
+per-route pipeline (decode what the route declares, the security middleware, the handler, the schema's encoder) and
+our conventions. What is left between this row and the second is that per-route pipeline and the conventions as
+chains of effects (about thirty steps of the fiber runtime per request, and the garbage they leave); the next cut
+compiles each endpoint into one plain function around its handler (synchronous decoders and encoders, the
+conventions as plain code), which needs the kit to collect the raw handlers itself instead of HttpApiBuilder.group.
+Profile with \`BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"\`.
 `)
   process.stdout.write(`${rows.join("\n")}\n`)
 } finally {
