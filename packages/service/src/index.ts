@@ -1,4 +1,5 @@
 export { describeConfigError } from "./describeConfigError.ts"
+export { CompiledEndpoints, compiledGroup } from "./compiledEndpoints.ts"
 export { ExpiringCache } from "./ExpiringCache.ts"
 export { type HomeLink, homePageHtml } from "./homePage.ts"
 export { launchService, type ServiceLaunch } from "./launchService.ts"

@@ -1,6 +1,7 @@
 import { type HttpApp, HttpRouter, HttpServerError, HttpServerRequest, HttpServerRespondable, type HttpServerResponse } from "@effect/platform"
 import { pathOf, type RouteTable } from "@platform/http"
 import { Chunk, Context, Effect, FiberRef, Option } from "effect"
+import type { CompiledEndpoint } from "./compiledEndpoints.ts"
 
 const NO_SEARCH_PARAMS: Readonly<Record<string, string | Array<string>>> = Object.freeze({})
 
@@ -19,10 +20,15 @@ const searchParamsOf = (url: string): Readonly<Record<string, string | Array<str
 /**
  * The routes an HttpApi's handlers registered (HttpApiBuilder's router), dispatched through the
  * service's own route table instead of a second router: the same handler effects, given the
- * route's parameters and the query as the router would give them. An unmatched request fails
+ * route's parameters and the query as the router would give them, or the endpoint compiled by
+ * its group (compiledGroup) where there is one. An unmatched request fails
  * with RouteNotFound, which the conventions answer (404 or 405).
  */
-export const dispatchRoutes = (router: HttpRouter.HttpRouter<unknown, unknown>, table: RouteTable): HttpApp.Default<HttpServerError.RouteNotFound> => {
+export const dispatchRoutes = (
+  router: HttpRouter.HttpRouter<unknown, unknown>,
+  table: RouteTable,
+  compiled: ReadonlyMap<string, CompiledEndpoint> = new Map()
+): HttpApp.Default<HttpServerError.RouteNotFound> => {
   if (Chunk.size(router.mounts) > 0) throw new Error("dispatchRoutes: mounted apps are not supported")
   const handlers = new Map<string, HttpRouter.Route<unknown, unknown>>()
   for (const route of router.routes) {
@@ -41,17 +47,16 @@ export const dispatchRoutes = (router: HttpRouter.HttpRouter<unknown, unknown>, 
     const matched = table.match(request.method, path)
     const route = matched === undefined ? undefined : handlers.get(`${matched.method} ${matched.path}`)
     if (matched === undefined || route === undefined) return Effect.fail(new HttpServerError.RouteNotFound({ request }))
-    const routeContext: HttpRouter.RouteContext = {
-      [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId,
-      params: table.params(matched, path),
-      route
-    }
+    const params = table.params(matched, path)
+    const search = searchParamsOf(request.url)
+    const routeContext: HttpRouter.RouteContext = { [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId, params, route }
     const inRoute = new Map(context.unsafeMap)
     inRoute.set(HttpRouter.RouteContext.key, routeContext)
-    inRoute.set(HttpServerRequest.ParsedSearchParams.key, searchParamsOf(request.url))
-    const response = Effect.flatMap(route.handler, HttpServerRespondable.toResponse) as Effect.Effect<
-      HttpServerResponse.HttpServerResponse
-    >
+    inRoute.set(HttpServerRequest.ParsedSearchParams.key, search)
+    const endpoint = compiled.get(`${route.method} ${route.path}`)
+    const response = (endpoint === undefined
+      ? Effect.flatMap(route.handler, HttpServerRespondable.toResponse)
+      : endpoint(request, params, search)) as Effect.Effect<HttpServerResponse.HttpServerResponse>
     return Effect.locally(
       route.uninterruptible ? response : Effect.interruptible(response),
       FiberRef.currentContext,

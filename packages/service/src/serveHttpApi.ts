@@ -15,6 +15,7 @@ import { isDatabaseUnavailable } from "@platform/database"
 import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
 import { ListeningServer, nodeServer } from "./nodeServer.ts"
+import { CompiledEndpoints } from "./compiledEndpoints.ts"
 import { requestListener } from "./requestListener.ts"
 import { dispatchRoutes } from "./routeDispatch.ts"
 import type { ServiceSettings } from "./ServiceConfig.ts"
@@ -87,7 +88,7 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
     const router = yield* HttpApiBuilder.Router.router
     // The request log line is an INFO line: written unless the runtime's minimum log level is above it.
     const logsInfo = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
-    const app = withConventions(logsInfo ? writeRequestLine : () => {})(dispatchRoutes(router, table))
+    const app = withConventions(logsInfo ? writeRequestLine : () => {})(dispatchRoutes(router, table, yield* CompiledEndpoints))
     const listener = requestListener(app, yield* Effect.runtime<never>())
     const server = yield* ListeningServer
     server.on("request", listener)
@@ -97,7 +98,9 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
     Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
     Layer.provide(HttpApiBuilder.api(service.api).pipe(Layer.provide(service.handlers))),
-    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer])
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
+    // Fresh for each service built: its groups fill it, its dispatch reads it.
+    Layer.provideMerge(Layer.fresh(CompiledEndpoints.layer))
   )
   const docsAt = Layer.effectDiscard(Effect.logInfo(`docs at ${service.settings.publicUrl}${DOCS_PATH}`))
   return docsAt.pipe(

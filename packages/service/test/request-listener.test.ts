@@ -1,8 +1,8 @@
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApp, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApp, HttpServerResponse } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { freePort } from "@platform/testkit"
 import { Context, Deferred, Effect, Layer, Logger, LogLevel, Schema, Stream } from "effect"
-import { serveHttpApi } from "../src/index.ts"
+import { compiledGroup, serveHttpApi } from "../src/index.ts"
 import { exampleVersioning } from "./ExampleService.ts"
 
 // What the service's own listener must do that Effect's server used to: hand handlers the route's
@@ -22,9 +22,17 @@ class ListenerApi extends HttpApi.make("listener").add(
     .add(HttpApiEndpoint.get("cookie", "/v1/cookie").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
     .add(HttpApiEndpoint.get("lines", "/v1/lines").addSuccess(Schema.String))
     .add(HttpApiEndpoint.get("wait", "/v1/wait").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
+    .add(
+      HttpApiEndpoint.post("count", "/v1/counts/:id")
+        .setPath(Schema.Struct({ id: Schema.NumberFromString }))
+        .setPayload(Schema.Struct({ by: Schema.Int }))
+        .addSuccess(Schema.Struct({ id: Schema.Number, total: Schema.Number }), { status: 201 })
+    )
 ) {}
 
-const ProbesLive = HttpApiBuilder.group(ListenerApi, "probes", (handlers) =>
+// Built with compiledGroup: the endpoints without a query schema are answered compiled, `echo` (which has one)
+// by HttpApiBuilder's own route effect; both are held to the same behaviour here.
+const ProbesLive = compiledGroup(ListenerApi, "probes", (handlers) =>
   handlers
     .handle("echo", ({ path, urlParams }) => Effect.succeed({ name: path.name, tags: urlParams.tag ?? [] }))
     .handle("cookie", () =>
@@ -36,6 +44,7 @@ const ProbesLive = HttpApiBuilder.group(ListenerApi, "probes", (handlers) =>
       ))
     .handleRaw("lines", () =>
       Effect.succeed(HttpServerResponse.stream(Stream.make("one\n", "two\n").pipe(Stream.encodeText), { contentType: "text/plain" })))
+    .handle("count", ({ path, payload }) => Effect.succeed({ id: path.id, total: path.id + payload.by }))
     .handle("wait", () =>
       Deferred.succeed(started, undefined).pipe(
         Effect.zipRight(Effect.never),
@@ -92,6 +101,20 @@ layer(ListenerTest, { excludeTestServices: true })("the service's own request li
       expect(head.status).toBe(200)
       expect(head.headers.get("content-type")).toBe("application/json")
       expect(head.text).toBe("")
+    }))
+
+  it.effect("decodes a compiled endpoint's path and body, encodes its declared status, and refuses what does not decode", () =>
+    Effect.gen(function*() {
+      const json = { method: "POST", headers: { "content-type": "application/json" } }
+      const created = yield* call("/v1/counts/40", { ...json, body: JSON.stringify({ by: 2 }) })
+      expect(created.status).toBe(201)
+      expect(JSON.parse(created.text)).toEqual({ id: 40, total: 42 })
+      const badPath = yield* call("/v1/counts/forty", { ...json, body: JSON.stringify({ by: 2 }) })
+      expect(badPath.status).toBe(400)
+      expect(JSON.parse(badPath.text).error.code).toBe("invalid_path")
+      const badBody = yield* call("/v1/counts/40", { ...json, body: JSON.stringify({ by: 1.5 }) })
+      expect(badBody.status).toBe(422)
+      expect(JSON.parse(badBody.text).error).toMatchObject({ code: "validation_failed", details: { fields: { by: expect.any(String) } } })
     }))
 
   it.effect("interrupts the work of a request whose client went away", () =>

@@ -1,6 +1,6 @@
-import { HttpApiBuilder, type HttpServerResponse } from "@effect/platform"
+import { type HttpServerResponse } from "@effect/platform"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Either, Layer, Option } from "effect"
 import type { CarbonRow } from "../accounts/AccountRow.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
@@ -39,7 +39,7 @@ interface SignedIn {
   readonly signinId: string
 }
 
-export const AccountSiteLive = HttpApiBuilder.group(AccountsApi, "accountSite", (handlers) =>
+export const AccountSiteLive = compiledGroup(AccountsApi, "accountSite", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const site = yield* makeSiteSignIn

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, InvalidQuery } from "@platform/http"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
 import { Effect, Layer } from "effect"
@@ -6,6 +5,7 @@ import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { type AccountKind, formatAccountId, parseAccountId, prefixKind } from "./AccountId.ts"
 import { IdsRepo } from "./IdsRepo.ts"
+import { compiledGroup } from "@platform/service"
 
 const idChecksPerIp: RateLimitRule = {
   id: "ids_available",
@@ -29,7 +29,7 @@ const requestedId = (id: string, kind: AccountKind | undefined) => {
   return parseAccountId(id, kind ?? "carbon")
 }
 
-export const AccountIdsLive = HttpApiBuilder.group(AccountsApi, "ids", (handlers) =>
+export const AccountIdsLive = compiledGroup(AccountsApi, "ids", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

@@ -1,6 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { decodeCursor, DEFAULT_PAGE_SIZE, pageOf } from "@platform/http"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { UnknownApp } from "../apps/errors.ts"
@@ -14,7 +13,7 @@ const noMembership = () => new UnknownApp({ message: "You have no membership wit
 /** The reason recorded on the sign-ins and sent with membership.signed_out, as for /v1/me/sessions. */
 const SIGN_OUT_REASON = "revoked_by_account"
 
-export const AppAccessLive = HttpApiBuilder.group(AccountsApi, "appAccess", (handlers) =>
+export const AppAccessLive = compiledGroup(AccountsApi, "appAccess", (handlers) =>
   Effect.gen(function*() {
     const access = yield* AppAccessRepo
     return handlers

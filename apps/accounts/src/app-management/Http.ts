@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { addResponseHeaders, decodeCursor, DEFAULT_PAGE_SIZE, pageOf } from "@platform/http"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
@@ -15,6 +14,7 @@ import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
 import { InternalAuthLive } from "../auth/InternalAuth.ts"
 import { AccountsConfig } from "../config.ts"
+import { compiledGroup } from "@platform/service"
 
 const unknownApp = (appId: string) => new UnknownApp({ message: `No app has the id ${JSON.stringify(appId)}.` })
 
@@ -23,7 +23,7 @@ const found = (appId: string) => <A>(app: Option.Option<A>): Effect.Effect<A, Un
 /** With the member counts, for answers carrying the App record's `stats`. */
 const loadApp = (apps: AppsRepo, appId: string) => Effect.flatMap(apps.findWithStats(appId), found(appId))
 
-const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
+const AppsLive = compiledGroup(AccountsApi, "apps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     const { publicUrl } = yield* AccountsConfig
@@ -41,7 +41,7 @@ const AppsLive = HttpApiBuilder.group(AccountsApi, "apps", (handlers) =>
         }))
   })).pipe(Layer.provide([AppsRepo.Default, SigninConfigUpdate.Default, AppOrAuthorLive]))
 
-const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (handlers) =>
+const AppsPublicLive = compiledGroup(AccountsApi, "appsPublic", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     return handlers.handle("public", ({ path }) =>
@@ -60,7 +60,7 @@ const AppsPublicLive = HttpApiBuilder.group(AccountsApi, "appsPublic", (handlers
       }))
   })).pipe(Layer.provide(AppsRepo.Default))
 
-const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (handlers) =>
+const OwnedAppsLive = compiledGroup(AccountsApi, "ownedApps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     return handlers.handle("list", ({ urlParams }) =>
@@ -76,7 +76,7 @@ const OwnedAppsLive = HttpApiBuilder.group(AccountsApi, "ownedApps", (handlers) 
       }))
   })).pipe(Layer.provide([AccountsRepo.Default, AppsRepo.Default, AccountAuthLive]))
 
-const InternalAppsLive = HttpApiBuilder.group(AccountsApi, "internalApps", (handlers) =>
+const InternalAppsLive = compiledGroup(AccountsApi, "internalApps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     const { publicUrl } = yield* AccountsConfig

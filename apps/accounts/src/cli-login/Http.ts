@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore, ValidationFailed } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
@@ -9,7 +8,7 @@ import { AccountNotFound } from "../accounts/errors.ts"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { TokenIssuerLive } from "../silicons/TokenIssuerLive.ts"
 
 export const CLI_LOGIN_PURPOSE = "cli_login"
@@ -53,7 +52,7 @@ const addressOf = (email: string | undefined, phone: string | undefined, country
   })
 }
 
-export const CliLoginLive = HttpApiBuilder.group(AccountsApi, "cliLogin", (handlers) =>
+export const CliLoginLive = compiledGroup(AccountsApi, "cliLogin", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

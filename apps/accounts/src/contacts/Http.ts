@@ -1,15 +1,15 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { makeContactRoutes } from "./ContactRoutes.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
+import { compiledGroup } from "@platform/service"
 
 /** A used code must not be lost to a dropped connection: verifying runs to the end. */
 const toTheEnd = { uninterruptible: true } as const
 
-const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers) =>
+const EmailsLive = compiledGroup(AccountsApi, "emails", (handlers) =>
   Effect.map(makeContactRoutes("email"), (routes) =>
     handlers
       .handle("list", ({ urlParams }) => routes.list(urlParams))
@@ -19,7 +19,7 @@ const EmailsLive = HttpApiBuilder.group(AccountsApi, "emails", (handlers) =>
       .handle("makePrimary", ({ path }) => routes.makePrimary(path.email))
       .handle("remove", ({ path }) => routes.remove(path.email))))
 
-const PhonesLive = HttpApiBuilder.group(AccountsApi, "phones", (handlers) =>
+const PhonesLive = compiledGroup(AccountsApi, "phones", (handlers) =>
   Effect.map(makeContactRoutes("phone"), (routes) =>
     handlers
       .handle("list", ({ urlParams }) => routes.list(urlParams))

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Effect, Layer, Option } from "effect"
@@ -10,7 +9,7 @@ import { deviceRequestOf } from "./DeviceRequest.ts"
 import { DeviceCodeDecided, DeviceCodeExpired, DeviceCodeNotFound } from "./errors.ts"
 import { decisionsPerCarbon } from "./policy.ts"
 import { normalizeUserCode } from "./userCode.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
 
 
@@ -26,7 +25,7 @@ const expired = () =>
     hint: "Start the sign-in again on the device: codes live 10 minutes."
   })
 
-export const DeviceApprovalLive = HttpApiBuilder.group(AccountsApi, "deviceApproval", (handlers) =>
+export const DeviceApprovalLive = compiledGroup(AccountsApi, "deviceApproval", (handlers) =>
   Effect.gen(function*() {
     const limiter = yield* RateLimiter
     const accounts = yield* AccountsRepo

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { oauthParameters, requirePublicClient } from "@platform/oauth"
@@ -10,7 +9,7 @@ import { AccountsConfig } from "../config.ts"
 import { DeviceCodesRepo } from "./DeviceCodesRepo.ts"
 import { authorizationsPerApp, authorizationsPerIp, CLIENT_LABEL_LIMIT, DEVICE_CODE_LIFETIME } from "./policy.ts"
 import { displayUserCode } from "./userCode.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { DeviceApprovalLive } from "./ApprovalHttp.ts"
 
 /** The account site's page where a person types the user code (served on the public origin, not by this API). */
@@ -21,7 +20,7 @@ const clientLabelOf = (parameters: ReadonlyMap<string, string>): string | null =
   return label === undefined || label === "" ? null : label.slice(0, CLIENT_LABEL_LIMIT)
 }
 
-const DeviceAuthorizationLive = HttpApiBuilder.group(AccountsApi, "deviceAuthorization", (handlers) =>
+const DeviceAuthorizationLive = compiledGroup(AccountsApi, "deviceAuthorization", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

@@ -1,10 +1,11 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import type { PublicDocument } from "@platform/http"
 import { SigningKeys } from "@platform/signing-keys"
 import { Effect } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { discoveryDocuments, OPENID_CONFIGURATION_PATH } from "./DiscoveryDocuments.ts"
+import { compiledGroup } from "@platform/service"
 
 const respond = (document: PublicDocument) =>
   Effect.sync(() =>
@@ -22,7 +23,7 @@ const ourDocuments = Effect.gen(function*() {
  * runtime (see discoveryFromMemory); these handlers serve the requests that path
  * passes on (query strings, HEAD through proxies, …) and define the contract.
  */
-export const DiscoveryLive = HttpApiBuilder.group(AccountsApi, "discovery", (handlers) =>
+export const DiscoveryLive = compiledGroup(AccountsApi, "discovery", (handlers) =>
   Effect.map(ourDocuments, (documents) =>
     handlers
       .handle("openidConfiguration", () => respond(documents.openIdConfiguration))

@@ -1,6 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { ValidationFailed } from "@platform/http"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Either, Layer } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountsApi } from "../api.ts"
@@ -13,7 +12,7 @@ import { federationOf } from "./Federation.ts"
 import { FederationsRepo } from "./FederationsRepo.ts"
 import { checkIssuerUrl } from "./issuerUrl.ts"
 
-export const FederationsLive = HttpApiBuilder.group(AccountsApi, "federations", (handlers) =>
+export const FederationsLive = compiledGroup(AccountsApi, "federations", (handlers) =>
   Effect.gen(function*() {
     const trusts = yield* FederationsRepo
     const silicons = yield* SiliconsRepo

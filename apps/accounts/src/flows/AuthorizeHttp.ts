@@ -1,8 +1,8 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { clientAddress, setCookie } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Effect, Either, Layer, Option } from "effect"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AccountsConfig } from "../config.ts"
@@ -17,7 +17,7 @@ import { FlowProviderMoves } from "./FlowProviderMoves.ts"
 import { Memberships } from "./Memberships.ts"
 import { flowPage } from "./pages/flowPage.ts"
 
-export const AuthorizeLive = HttpApiBuilder.group(AccountsApi, "authorize", (handlers) =>
+export const AuthorizeLive = compiledGroup(AccountsApi, "authorize", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const apps = yield* AppsRepo

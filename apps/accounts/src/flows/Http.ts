@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore, requireOrigin } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
 import { Effect, Layer } from "effect"
@@ -15,11 +14,12 @@ import { flowCreationsPerIp } from "./flowLimits.ts"
 import { AuthorizeLive } from "./AuthorizeHttp.ts"
 import { SigninPagesLive } from "./PagesHttp.ts"
 import { ProvidersLive } from "./ProviderCallbackHttp.ts"
+import { compiledGroup } from "@platform/service"
 
 /** A used code or a claimed provider answer must not be lost to a dropped connection: those moves run to the end. */
 const toTheEnd = { uninterruptible: true } as const
 
-const HostedFlowLive = HttpApiBuilder.group(AccountsApi, "flows", (handlers) =>
+const HostedFlowLive = compiledGroup(AccountsApi, "flows", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const engine = yield* FlowEngine

@@ -1,6 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, requireOrigin, setCookie } from "@platform/http"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Either, Layer, Predicate } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
@@ -54,7 +53,7 @@ const fieldOf = (move: PageMove, form: Form, refusal: Refusal): string | null =>
  * The forms of the hosted sign-in page: each runs the flow move of the same name (as /v1/flows does),
  * then redirects (post/redirect/get); a refused move shows the page again with the refusal by its field.
  */
-export const SigninPagesLive = HttpApiBuilder.group(AccountsApi, "signinPages", (handlers) =>
+export const SigninPagesLive = compiledGroup(AccountsApi, "signinPages", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const engine = yield* FlowEngine

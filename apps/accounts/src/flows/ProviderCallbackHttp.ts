@@ -1,10 +1,10 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { constantTimeEqual, sha256Hex } from "@platform/crypto"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AccountsConfig } from "../config.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { checkProviderAnswer } from "../providers/checkProviderAnswer.ts"
 import { failedAnswer } from "../providers/ProviderAnswer.ts"
 import { type ExternalProvider, providerCallbackUrl, ProviderRegistry } from "../providers/ProviderRegistry.ts"
@@ -18,7 +18,7 @@ import { linkResultPage } from "../identities/linkResultPage.ts"
 
 const unknownState = () => errorPage("invalid_state", "This answer from an identity provider is unknown, expired or already used.")
 
-export const ProvidersLive = HttpApiBuilder.group(AccountsApi, "providers", (handlers) =>
+export const ProvidersLive = compiledGroup(AccountsApi, "providers", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const registry = yield* ProviderRegistry

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { decodeCursor, DEFAULT_PAGE_SIZE, pageOf } from "@platform/http"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
@@ -6,8 +5,9 @@ import { AccountAuthLive } from "../auth/AccountAuth.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { HistoryPosition } from "./HistoryItem.ts"
 import { HistoryRepo } from "./HistoryRepo.ts"
+import { compiledGroup } from "@platform/service"
 
-export const HistoryLive = HttpApiBuilder.group(AccountsApi, "history", (handlers) =>
+export const HistoryLive = compiledGroup(AccountsApi, "history", (handlers) =>
   Effect.gen(function*() {
     const history = yield* HistoryRepo
     return handlers.handle("list", ({ urlParams }) =>

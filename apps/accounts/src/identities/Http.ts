@@ -1,6 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { noStore, pageOf, pageRequest } from "@platform/http"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
@@ -17,7 +16,7 @@ const linkedIdentity = (row: LinkedIdentityRow) => ({
   last_used_at: row.last_used_at.toISOString()
 })
 
-export const IdentitiesLive = HttpApiBuilder.group(AccountsApi, "identities", (handlers) =>
+export const IdentitiesLive = compiledGroup(AccountsApi, "identities", (handlers) =>
   Effect.gen(function*() {
     const identities = yield* LinkedIdentities
     const links = yield* IdentityLinks

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { decodeCursor, DEFAULT_PAGE_SIZE, noStore, pageOf } from "@platform/http"
 import { enforceRateLimit, RateLimiter } from "@platform/rate-limit"
@@ -10,6 +9,7 @@ import { CsvImports, importRequests } from "./CsvImports.ts"
 import { ImportNotFound } from "./errors.ts"
 import { ImportSlots } from "./ImportSlots.ts"
 import { ImportsRepo } from "./ImportsRepo.ts"
+import { compiledGroup } from "@platform/service"
 
 const JobCursor = Schema.Struct({ created_at: Schema.String, import_id: Schema.String })
 const LineCursor = Schema.Struct({ line: Schema.Int })
@@ -19,7 +19,7 @@ interface PageQuery {
   readonly cursor?: string | undefined
 }
 
-export const ImportsLive = HttpApiBuilder.group(AccountsApi, "imports", (handlers) =>
+export const ImportsLive = compiledGroup(AccountsApi, "imports", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { AccountNotFound } from "@platform/accounts-identity-api"
 import { DEFAULT_PAGE_SIZE, InvalidCursor } from "@platform/http"
@@ -18,6 +17,7 @@ import { newSiliconInput, outboundPolicy } from "../silicons/newSiliconInput.ts"
 import { formatPosition, readPosition } from "../stream/StreamCursor.ts"
 import { IdentityChangesRepo } from "./IdentityChangesRepo.ts"
 import { identityFields, IdentityViews, siliconIdentity } from "./IdentityViews.ts"
+import { compiledGroup } from "@platform/service"
 
 const notFound = (what: string) => new AccountNotFound({ message: `No account answers to ${what}.` })
 
@@ -43,7 +43,7 @@ const signupAddress = (payload: { readonly email?: string | undefined; readonly 
 }
 
 /** IAM's view of accounts (internal token): resolutions, Carbon creation at sign-up, the changes feed. */
-export const InternalIdentitiesLive = HttpApiBuilder.group(AccountsApi, "internalIdentities", (handlers) =>
+export const InternalIdentitiesLive = compiledGroup(AccountsApi, "internalIdentities", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const accounts = yield* AccountsRepo

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
 import { Effect, Either, Layer, Option } from "effect"
 import { parseAccountId } from "../accounts/AccountId.ts"
@@ -11,6 +10,7 @@ import { appAccount } from "../oauth/AppAccount.ts"
 import { InvalidIdInPath } from "./errors.ts"
 import { CurrentLookupCaller, LookupCallerAuthLive } from "./LookupCaller.ts"
 import { type LookupKey, LookupsRepo } from "./LookupsRepo.ts"
+import { compiledGroup } from "@platform/service"
 
 export const lookupsPerCaller: RateLimitRule = {
   id: "account_lookups",
@@ -22,7 +22,7 @@ export const lookupsPerCaller: RateLimitRule = {
 
 const notFound = () => new AccountNotFound({ message: "No account with that uuid or id is visible to you." })
 
-export const LookupsLive = HttpApiBuilder.group(AccountsApi, "lookups", (handlers) =>
+export const LookupsLive = compiledGroup(AccountsApi, "lookups", (handlers) =>
   Effect.gen(function*() {
     const limiter = yield* RateLimiter
     const lookups = yield* LookupsRepo

@@ -1,11 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { ValidationFailed } from "@platform/http"
 import { Effect, Either, Layer } from "effect"
 import { AccountsRepo, type ProfileChanges } from "../accounts/AccountsRepo.ts"
 import { validateDisplayName, validateDob, validateTimezone } from "../accounts/profileFields.ts"
 import { AccountsApi } from "../api.ts"
 import { CurrentAccount } from "../auth/CurrentAccount.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { DobImmutable } from "../silicons/errors.ts"
 import { MeViews } from "../accounts/MeViews.ts"
 import type { MePatch } from "./Api.ts"
@@ -45,7 +44,7 @@ const validateChanges = (
     : Either.right(changes)
 }
 
-export const MeLive = HttpApiBuilder.group(AccountsApi, "me", (handlers) =>
+export const MeLive = compiledGroup(AccountsApi, "me", (handlers) =>
   Effect.gen(function*() {
     const accounts = yield* AccountsRepo
     const events = yield* eventWriter

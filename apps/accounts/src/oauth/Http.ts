@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { oauthError, requestParameters, required } from "@platform/oauth"
 import { Effect, Layer, Option } from "effect"
@@ -8,12 +7,12 @@ import { answerTokenRequest, authenticate, noStoreNewSecret } from "./endpointSt
 import { introspect } from "./introspect.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
 import { TokenGrants } from "./TokenGrants.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { AppAccountsRepo } from "./AppAccountsRepo.ts"
 import { AppSigninsRepo } from "./AppSigninsRepo.ts"
 import { AppCredentials } from "../apps/AppCredentials.ts"
 
-export const OAuthLive = HttpApiBuilder.group(AccountsApi, "oauth", (handlers) =>
+export const OAuthLive = compiledGroup(AccountsApi, "oauth", (handlers) =>
   Effect.gen(function*() {
     const signins = yield* SigninsRepo
     const tokens = yield* AccessTokens

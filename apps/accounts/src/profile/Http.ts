@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { IMMUTABLE } from "@platform/http"
 import { Effect, Layer, Option } from "effect"
 import { isUuidShaped } from "../accounts/uuidPermutation.ts"
@@ -7,6 +6,7 @@ import { defaultPhoto } from "./defaultPhoto.ts"
 import { PhotoNotFound } from "./errors.ts"
 import { imageResponse } from "./imageResponse.ts"
 import { Photos } from "./Photos.ts"
+import { compiledGroup } from "@platform/service"
 
 /** A default picture's URL never changes, but its drawing may with a release: a day, then revalidation by ETag. */
 const DEFAULT_PHOTO_CACHE = "public, max-age=86400"
@@ -14,7 +14,7 @@ const DEFAULT_PHOTO_CACHE = "public, max-age=86400"
 const notFound = () => new PhotoNotFound({ message: "No photo has this id (it may have been replaced)." })
 
 /** A photo URL names one image forever: a year of caching, and revalidation by ETag answers 304. */
-export const PhotosLive = HttpApiBuilder.group(AccountsApi, "photos", (handlers) =>
+export const PhotosLive = compiledGroup(AccountsApi, "photos", (handlers) =>
   Effect.gen(function*() {
     const photos = yield* Photos
     return handlers

@@ -1,7 +1,6 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { addResponseHeaders, decodeCursor, DEFAULT_PAGE_SIZE, noStore, pageOf } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer, Schema } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
@@ -51,7 +50,7 @@ const appVerification = (issuingApp: string, payload: ProofTerms & { readonly au
     return issued
   })
 
-const ProofsGroupLive = HttpApiBuilder.group(AccountsApi, "proofs", (handlers) =>
+const ProofsGroupLive = compiledGroup(AccountsApi, "proofs", (handlers) =>
   Effect.gen(function*() {
     const proofs = yield* Proofs
     const context = yield* Effect.context<Proofs>()
@@ -86,7 +85,7 @@ const ProofsGroupLive = HttpApiBuilder.group(AccountsApi, "proofs", (handlers) =
         Effect.flatMap(CurrentApp, (app) => Effect.flatMap(now, (at) => proofs.revokeByApp(app.appId, payload, at))))
   })).pipe(Layer.provide(AppCallerLive))
 
-const AppProofsLive = HttpApiBuilder.group(AccountsApi, "appProofs", (handlers) =>
+const AppProofsLive = compiledGroup(AccountsApi, "appProofs", (handlers) =>
   Effect.gen(function*() {
     const proofs = yield* Proofs
     const context = yield* Effect.context<Proofs | ProofsRepo>()
@@ -108,7 +107,7 @@ const AppProofsLive = HttpApiBuilder.group(AccountsApi, "appProofs", (handlers) 
         Effect.flatMap(CurrentAppManager, (manager) => appVerification(manager.appId, payload).pipe(Effect.provide(context))))
   })).pipe(Layer.provide(AppOrAuthorLive))
 
-const MyProofsLive = HttpApiBuilder.group(AccountsApi, "myProofs", (handlers) =>
+const MyProofsLive = compiledGroup(AccountsApi, "myProofs", (handlers) =>
   Effect.gen(function*() {
     const proofs = yield* Proofs
     const context = yield* Effect.context<ProofsRepo>()
@@ -126,7 +125,7 @@ const MyProofsLive = HttpApiBuilder.group(AccountsApi, "myProofs", (handlers) =>
           proofPage({ kind: "manager", uuid: account.uuid }, urlParams).pipe(Effect.provide(context))))
   })).pipe(Layer.provide(AccountAuthLive))
 
-const AccountVerificationLive = HttpApiBuilder.group(AccountsApi, "accountVerification", (handlers) =>
+const AccountVerificationLive = compiledGroup(AccountsApi, "accountVerification", (handlers) =>
   Effect.gen(function*() {
     const requests = yield* AccountVerificationRepo
     const apps = yield* AppsRepo

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress } from "@platform/http"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
 import { Effect, Layer, Option } from "effect"
@@ -6,6 +5,7 @@ import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
 import { MaybeAccount, OptionalAccountAuthLive } from "../auth/OptionalAccountAuth.ts"
 import { ReportsRepo } from "./ReportsRepo.ts"
+import { compiledGroup } from "@platform/service"
 
 const reportsPerIp: RateLimitRule = {
   id: "reports",
@@ -15,7 +15,7 @@ const reportsPerIp: RateLimitRule = {
   per: "IP"
 }
 
-export const ReportsLive = HttpApiBuilder.group(AccountsApi, "reports", (handlers) =>
+export const ReportsLive = compiledGroup(AccountsApi, "reports", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

@@ -1,5 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { alive, ready } from "@platform/service"
+import { alive, compiledGroup, ready } from "@platform/service"
 import { Effect, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
@@ -7,7 +6,7 @@ import { accountsVersioning, SERVICE_VERSION } from "../versions.ts"
 import { FEATURES, missingRequirements } from "./Capabilities.ts"
 import { RequirementsNotMet } from "./errors.ts"
 
-export const ServiceLive = HttpApiBuilder.group(AccountsApi, "service", (handlers) =>
+export const ServiceLive = compiledGroup(AccountsApi, "service", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const meta = {

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { pageOf, pageRequest } from "@platform/http"
 import { Effect, Layer, Option } from "effect"
@@ -8,13 +7,13 @@ import { CurrentAccount } from "../auth/CurrentAccount.ts"
 import { SessionNotFound } from "../auth/errors.ts"
 import { sessionOf } from "../oauth/Signin.ts"
 import { SigninsRepo } from "../oauth/SigninsRepo.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
 import { publishSignedOut } from "../events/membershipChanges.ts"
 import { eventWriter } from "../events/EventWriter.ts"
 
 
-export const SessionsLive = HttpApiBuilder.group(AccountsApi, "sessions", (handlers) =>
+export const SessionsLive = compiledGroup(AccountsApi, "sessions", (handlers) =>
   Effect.gen(function*() {
     const signins = yield* SigninsRepo
     const sql = yield* SqlClient.SqlClient

@@ -1,6 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { carriesNewSecret } from "@platform/idempotency"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer, Option } from "effect"
 import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountsApi } from "../api.ts"
@@ -23,7 +22,7 @@ const allowedApps = (list: Option.Option<AllowList>) => ({
   updated_at: Option.match(list, { onNone: () => null, onSome: (row) => row.updated_at.toISOString() })
 })
 
-export const ShortLivedTokensLive = HttpApiBuilder.group(AccountsApi, "shortLivedTokens", (handlers) =>
+export const ShortLivedTokensLive = compiledGroup(AccountsApi, "shortLivedTokens", (handlers) =>
   Effect.gen(function*() {
     const tokens = yield* ShortLivedTokensRepo
     const apps = yield* AppsRepo

@@ -1,5 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Either, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AppsRepo } from "../apps/AppsRepo.ts"
@@ -8,7 +7,7 @@ import { previewPage } from "../flows/pages/previewPage.ts"
 import { AppOrAuthorLive, CurrentAppManager } from "../app-management/AppOrAuthor.ts"
 
 /** GET and POST /v1/apps/{app_id}/signin-config/preview: the sign-in page of the saved setup, or of a patch not saved. */
-export const SigninConfigPreviewLive = HttpApiBuilder.group(AccountsApi, "signinConfigPreview", (handlers) =>
+export const SigninConfigPreviewLive = compiledGroup(AccountsApi, "signinConfigPreview", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* AppsRepo
     // The middleware found the app a moment ago; gone since is a defect.

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { decodeCursor, DEFAULT_PAGE_SIZE, noStore, pageOf } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
@@ -21,13 +20,14 @@ import { AccountsRepo } from "../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../auth/AccountAuth.ts"
 import { ContactsRepo } from "../accounts/ContactsRepo.ts"
 import { requestMediaType } from "../profile/requestMediaType.ts"
+import { compiledGroup } from "@platform/service"
 
 const transfers: RateLimitRule = { id: "silicon_transfers", operation: "Transfer requests", limit: 30, window: "1 hour", per: "custodian" }
 
 const optionalCursor = <A, I>(schema: Parameters<typeof decodeCursor<A, I>>[0], cursor: string | undefined) =>
   cursor === undefined ? Effect.succeed(Option.none<A>()) : Effect.map(decodeCursor(schema, cursor), Option.some)
 
-export const CustodianRequestsLive = HttpApiBuilder.group(AccountsApi, "custodianRequests", (handlers) =>
+export const CustodianRequestsLive = compiledGroup(AccountsApi, "custodianRequests", (handlers) =>
   Effect.gen(function*() {
     const requests = yield* CustodianRequestsRepo
     const custody = yield* Custody
@@ -55,7 +55,7 @@ export const CustodianRequestsLive = HttpApiBuilder.group(AccountsApi, "custodia
         }), { uninterruptible: true })
   })).pipe(Layer.provide([AccountsRepo.Default, CustodianRequestsRepo.Default, Custody.Default, AccountAuthLive]))
 
-export const MySiliconsLive = HttpApiBuilder.group(AccountsApi, "mySilicons", (handlers) =>
+export const MySiliconsLive = compiledGroup(AccountsApi, "mySilicons", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { sha256Hex } from "@platform/crypto"
 import { clientAddress, noStore, ValidationFailed } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
@@ -7,7 +7,7 @@ import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { networkTimezone } from "../accounts/networkTimezone.ts"
 import { AccountsConfig } from "../config.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { TokenIssuer } from "../oauth/TokenIssuer.ts"
 import { resolveCustodian } from "./custodianAddress.ts"
 import { custodianLabel, requestStatusView } from "./CustodianRequest.ts"
@@ -60,7 +60,7 @@ const loginForm = (body: { readonly id?: string | undefined; readonly stk?: stri
   return Effect.succeed({ form: "stk" as const, id: body.id, stk: body.stk })
 }
 
-const SiliconCreateAndLoginLive = HttpApiBuilder.group(AccountsApi, "silicons", (handlers) =>
+const SiliconCreateAndLoginLive = compiledGroup(AccountsApi, "silicons", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

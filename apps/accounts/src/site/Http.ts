@@ -1,8 +1,8 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { hashedAssetResponse } from "@platform/http"
 import { Effect } from "effect"
 import { AccountsApi } from "../api.ts"
 import { SITE_ASSETS } from "./assets.ts"
+import { compiledGroup } from "@platform/service"
 
-export const SiteLive = HttpApiBuilder.group(AccountsApi, "site", (handlers) =>
+export const SiteLive = compiledGroup(AccountsApi, "site", (handlers) =>
   handlers.handle("asset", ({ path }) => Effect.succeed(hashedAssetResponse(SITE_ASSETS, path.file))))

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, FiberId, Layer, Option, Runtime } from "effect"
 import { PassThrough } from "node:stream"
@@ -7,6 +7,7 @@ import { CallerCheck } from "./CallerCheck.ts"
 import { EventStreams } from "./EventStreams.ts"
 import { CurrentStreamCaller, receiverOf, StreamCallerAuthLive } from "./StreamCaller.ts"
 import { parsePosition } from "./StreamCursor.ts"
+import { compiledGroup } from "@platform/service"
 
 /** Writes one frame, waiting while the client's socket is full. */
 const sendTo = (body: PassThrough, frame: string) =>
@@ -20,7 +21,7 @@ const sendTo = (body: PassThrough, frame: string) =>
 /** The stream is never stored by a cache or a proxy's buffer (`X-Accel-Buffering` is nginx's switch). */
 const STREAM_HEADERS = { "cache-control": "no-store", "x-accel-buffering": "no" }
 
-export const EventStreamLive = HttpApiBuilder.group(AccountsApi, "eventStream", (handlers) =>
+export const EventStreamLive = compiledGroup(AccountsApi, "eventStream", (handlers) =>
   Effect.gen(function*() {
     const streams = yield* EventStreams
     const check = yield* CallerCheck

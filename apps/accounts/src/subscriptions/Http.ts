@@ -1,5 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AppOrAuthorLive, CurrentAppManager } from "../app-management/AppOrAuthor.ts"
@@ -16,7 +15,7 @@ const found = <A>(subscription: Option.Option<A>): Effect.Effect<A, Subscription
 
 const appId = Effect.map(CurrentAppManager, (manager) => manager.appId)
 
-export const SubscriptionsLive = HttpApiBuilder.group(AccountsApi, "subscriptions", (handlers) =>
+export const SubscriptionsLive = compiledGroup(AccountsApi, "subscriptions", (handlers) =>
   Effect.gen(function*() {
     const subscriptions = yield* SubscriptionsRepo
     return handlers

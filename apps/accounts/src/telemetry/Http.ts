@@ -1,7 +1,7 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { clientAddress } from "@platform/http"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { AccountsApi } from "../api.ts"
 import { AccountsConfig } from "../config.ts"
@@ -19,7 +19,7 @@ const telemetryPerIp: RateLimitRule = {
 export const telemetryOptedOut = (request: HttpServerRequest.HttpServerRequest): boolean =>
   request.headers["x-accounts-telemetry"]?.trim().toLowerCase() === "off"
 
-export const TelemetryLive = HttpApiBuilder.group(AccountsApi, "telemetry", (handlers) =>
+export const TelemetryLive = compiledGroup(AccountsApi, "telemetry", (handlers) =>
   Effect.gen(function*() {
     const config = yield* AccountsConfig
     const limiter = yield* RateLimiter

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
 import { bearerToken } from "@platform/auth"
 import { noStore } from "@platform/http"
 import { Effect, Either, Layer } from "effect"
@@ -14,7 +14,7 @@ import {
   Unauthenticated
 } from "../auth/errors.ts"
 import { DEVELOPER_APP_ID, FIRST_PARTY_APP_ID } from "../apps/AppId.ts"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { AppAccountsRepo } from "../oauth/AppAccountsRepo.ts"
 import { liveAppSignin } from "../oauth/appAccess.ts"
 import { bearerChallenge } from "./bearerChallenge.ts"
@@ -24,7 +24,7 @@ import { AccountsConfig } from "../config.ts"
 
 const NOT_APP_AUDIENCES: ReadonlyArray<string> = [FIRST_PARTY_APP_ID, DEVELOPER_APP_ID]
 
-export const UserinfoLive = HttpApiBuilder.group(AccountsApi, "userinfo", (handlers) =>
+export const UserinfoLive = compiledGroup(AccountsApi, "userinfo", (handlers) =>
   Effect.gen(function*() {
     const tokens = yield* AccessTokens
     const accounts = yield* AppAccountsRepo

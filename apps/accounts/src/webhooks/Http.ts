@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Effect, Layer, Option } from "effect"
@@ -13,6 +12,7 @@ import { requireSilicon } from "../silicons/requireSilicon.ts"
 import { SiliconsRepo } from "../silicons/SiliconsRepo.ts"
 import type { WebhookSetting } from "./Api.ts"
 import { Webhooks } from "./Webhooks.ts"
+import { compiledGroup } from "@platform/service"
 
 /** Setting a webhook may show a new secret: never stored by caches, and kept short as an idempotent answer. */
 const setting = (webhooks: Webhooks, receiver: WebhookReceiver, payload: typeof WebhookSetting.Type) =>
@@ -22,7 +22,7 @@ const setting = (webhooks: Webhooks, receiver: WebhookReceiver, payload: typeof 
     return yield* webhooks.set(receiver, payload)
   })
 
-const AppWebhookLive = HttpApiBuilder.group(AccountsApi, "appWebhook", (handlers) =>
+const AppWebhookLive = compiledGroup(AccountsApi, "appWebhook", (handlers) =>
   Effect.gen(function*() {
     const webhooks = yield* Webhooks
     const app = Effect.map(CurrentAppManager, (manager): WebhookReceiver => ({ kind: "app", appId: manager.appId }))
@@ -33,7 +33,7 @@ const AppWebhookLive = HttpApiBuilder.group(AccountsApi, "appWebhook", (handlers
       .handle("replay", ({ payload }) => Effect.flatMap(app, (receiver) => webhooks.replay(receiver, payload)))
   })).pipe(Layer.provide([Webhooks.Default, AppOrAuthorLive]))
 
-const SiliconWebhookLive = HttpApiBuilder.group(AccountsApi, "siliconWebhook", (handlers) =>
+const SiliconWebhookLive = compiledGroup(AccountsApi, "siliconWebhook", (handlers) =>
   Effect.gen(function*() {
     const webhooks = yield* Webhooks
     const silicons = yield* SiliconsRepo

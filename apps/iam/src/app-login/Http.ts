@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
@@ -6,8 +5,9 @@ import { IamBearerLive } from "../auth/IamBearer.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
 import { AppLogin } from "./AppLogin.ts"
 import { distinctBatch, splitIds } from "./batch.ts"
+import { compiledGroup } from "@platform/service"
 
-export const AppLoginLive = HttpApiBuilder.group(IamApi, "appLogin", (handlers) =>
+export const AppLoginLive = compiledGroup(IamApi, "appLogin", (handlers) =>
   Effect.map(AppLogin, (login) =>
     handlers
       .handle("organizations", ({ urlParams }) =>

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { requireOrigin } from "@platform/http"
 import { Effect, Layer, Option } from "effect"
 import { IamApi } from "../api.ts"
@@ -14,6 +13,7 @@ import { distinctBatch, splitIds } from "./batch.ts"
 import { ApplicationsRequired } from "./errors.ts"
 import { invalidApplicationsPage, loginPage } from "./pages/loginPage.ts"
 import { chooseReturnTo, withTokens } from "./returnTo.ts"
+import { compiledGroup } from "@platform/service"
 
 type InvalidCheck = Extract<ApplicationCheck, { valid: false }>
 
@@ -22,7 +22,7 @@ const noSession = new Unauthenticated({
   hint: "Reload the page to sign in again."
 })
 
-export const AppLoginPagesLive = HttpApiBuilder.group(IamApi, "appLoginPages", (handlers) =>
+export const AppLoginPagesLive = compiledGroup(IamApi, "appLoginPages", (handlers) =>
   Effect.gen(function*() {
     const config = yield* IamConfig
     const login = yield* AppLogin

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
+import { type HttpServerRequest } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { SHORT_LIVED_TOKEN_GRANT } from "@platform/iam-app-api"
 import { carriesNewSecret } from "@platform/idempotency"
@@ -11,6 +11,7 @@ import { authenticateApplication, NO_PUBLIC_CLIENTS } from "./authenticateApplic
 import { APPLICATION_ACCESS_PREFIX } from "./tokenFormats.ts"
 import { INACTIVE } from "./answers.ts"
 import { OnBehalfOfProofs } from "./OnBehalfOfProofs.ts"
+import { compiledGroup } from "@platform/service"
 
 /** Every answer here is about credentials: never cached. The parameters, then the application they come from. */
 const authenticated = (request: HttpServerRequest.HttpServerRequest) =>
@@ -21,7 +22,7 @@ const authenticated = (request: HttpServerRequest.HttpServerRequest) =>
     return { parameters, appId }
   })
 
-export const ApplicationSessionsLive = HttpApiBuilder.group(IamApi, "applicationSessions", (handlers) =>
+export const ApplicationSessionsLive = compiledGroup(IamApi, "applicationSessions", (handlers) =>
   Effect.gen(function*() {
     const sessions = yield* ApplicationSessions
     const applications = yield* Applications
@@ -64,7 +65,7 @@ export const ApplicationSessionsLive = HttpApiBuilder.group(IamApi, "application
         }))
   })).pipe(Layer.provide([ApplicationSessions.Default, Applications.Default]))
 
-export const OnBehalfOfLive = HttpApiBuilder.group(IamApi, "onBehalfOf", (handlers) =>
+export const OnBehalfOfLive = compiledGroup(IamApi, "onBehalfOf", (handlers) =>
   Effect.gen(function*() {
     const proofs = yield* OnBehalfOfProofs
     return handlers

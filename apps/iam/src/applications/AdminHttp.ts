@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { pageOf, pageRequest } from "@platform/http"
 import { Effect, Layer, Schema } from "effect"
@@ -11,8 +10,9 @@ import { Applications } from "./Applications.ts"
 import { ApplicationsRepo } from "./ApplicationsRepo.ts"
 import { reviewScopes } from "./reviewScopes.ts"
 import { registeredApplication } from "./views.ts"
+import { compiledGroup } from "@platform/service"
 
-export const ApplicationReviewsLive = HttpApiBuilder.group(IamApi, "applicationReviews", (handlers) =>
+export const ApplicationReviewsLive = compiledGroup(IamApi, "applicationReviews", (handlers) =>
   Effect.gen(function*() {
     const applications = yield* Applications
     const repo = yield* ApplicationsRepo

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
@@ -10,8 +9,9 @@ import { IamSessions } from "../sessions/IamSessions.ts"
 import { Applications } from "./Applications.ts"
 import { Bundles } from "./Bundles.ts"
 import { rotateClientSecret } from "./rotateClientSecret.ts"
+import { compiledGroup } from "@platform/service"
 
-export const ApplicationsLive = HttpApiBuilder.group(IamApi, "applications", (handlers) =>
+export const ApplicationsLive = compiledGroup(IamApi, "applications", (handlers) =>
   Effect.gen(function*() {
     const applications = yield* Applications
     const bundles = yield* Bundles
@@ -20,7 +20,7 @@ export const ApplicationsLive = HttpApiBuilder.group(IamApi, "applications", (ha
       .handle("bundle", ({ path }) => bundles.find(path.bundle_id))
   })).pipe(Layer.provide([Applications.Default, Bundles.Default]))
 
-export const ApplicationCredentialsLive = HttpApiBuilder.group(IamApi, "applicationCredentials", (handlers) =>
+export const ApplicationCredentialsLive = compiledGroup(IamApi, "applicationCredentials", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return handlers.handle("rotateClientSecret", ({ path }) =>

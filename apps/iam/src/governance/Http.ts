@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { pageRequest, TimeAndId } from "@platform/http"
 import { Effect, Layer } from "effect"
 import { IamApi } from "../api.ts"
@@ -9,8 +8,9 @@ import { IamSessions } from "../sessions/IamSessions.ts"
 import { Approvals } from "./Approvals.ts"
 import { Tags } from "./Tags.ts"
 import { Trust } from "./Trust.ts"
+import { compiledGroup } from "@platform/service"
 
-export const TagsHttpLive = HttpApiBuilder.group(IamApi, "tags", (handlers) =>
+export const TagsHttpLive = compiledGroup(IamApi, "tags", (handlers) =>
   Effect.map(Tags, (tags) =>
     handlers
       .handle("list", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => tags.list(actor, path.organization_id)))
@@ -20,7 +20,7 @@ export const TagsHttpLive = HttpApiBuilder.group(IamApi, "tags", (handlers) =>
       .handle("setMemberTags", ({ path, payload }) =>
         Effect.flatMap(CurrentIdentity, (actor) => tags.setMemberTags(actor, path.organization_id, path.uuid, payload.tag_ids)))))
 
-export const TrustHttpLive = HttpApiBuilder.group(IamApi, "trust", (handlers) =>
+export const TrustHttpLive = compiledGroup(IamApi, "trust", (handlers) =>
   Effect.map(Trust, (trust) =>
     handlers
       .handle("read", ({ path }) => Effect.flatMap(CurrentIdentity, (actor) => trust.read(actor, path.organization_id)))
@@ -34,7 +34,7 @@ export const TrustHttpLive = HttpApiBuilder.group(IamApi, "trust", (handlers) =>
       .handle("archiveRule", ({ path }) =>
         Effect.flatMap(CurrentIdentity, (actor) => trust.archiveRule(actor, path.organization_id, path.rule_id)))))
 
-export const ApprovalsHttpLive = HttpApiBuilder.group(IamApi, "approvals", (handlers) =>
+export const ApprovalsHttpLive = compiledGroup(IamApi, "approvals", (handlers) =>
   Effect.gen(function*() {
     const approvals = yield* Approvals
     const stepUp = yield* StepUpGuard

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Effect, Layer } from "effect"
@@ -8,6 +7,7 @@ import type { CredentialPair } from "../sessions/CredentialPair.ts"
 import { IamBrowserSession } from "../sessions/IamBrowserSession.ts"
 import { CarbonLogin } from "./CarbonLogin.ts"
 import { Signup } from "./Signup.ts"
+import { compiledGroup } from "@platform/service"
 
 /** What the code routes share: the caller's address for the limits, and answers that are never cached. */
 const codeRoutes = Effect.gen(function*() {
@@ -25,7 +25,7 @@ const codeRoutes = Effect.gen(function*() {
   }
 })
 
-export const LoginLive = HttpApiBuilder.group(IamApi, "login", (handlers) =>
+export const LoginLive = compiledGroup(IamApi, "login", (handlers) =>
   Effect.gen(function*() {
     const login = yield* CarbonLogin
     const routes = yield* codeRoutes
@@ -37,7 +37,7 @@ export const LoginLive = HttpApiBuilder.group(IamApi, "login", (handlers) =>
       })
   })).pipe(Layer.provide([CarbonLogin.Default, IamBrowserSession.Default]))
 
-export const SignupLive = HttpApiBuilder.group(IamApi, "signup", (handlers) =>
+export const SignupLive = compiledGroup(IamApi, "signup", (handlers) =>
   Effect.gen(function*() {
     const signup = yield* Signup
     const routes = yield* codeRoutes

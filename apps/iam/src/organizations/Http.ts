@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { pageRequest, TimeAndId } from "@platform/http"
 import { Effect, Layer, Schema } from "effect"
 import { IamApi } from "../api.ts"
@@ -12,9 +11,10 @@ import { Members } from "./Members.ts"
 import { Organizations } from "./Organizations.ts"
 import { OrganizationSilicons } from "./OrganizationSilicons.ts"
 import { OrganizationSiliconsHttpLive } from "./SiliconsHttp.ts"
+import { compiledGroup } from "@platform/service"
 
 const OrganizationPosition = Schema.Tuple(Schema.String, Schema.String)
-export const OrganizationsHttpLive = HttpApiBuilder.group(IamApi, "organizations", (handlers) =>
+export const OrganizationsHttpLive = compiledGroup(IamApi, "organizations", (handlers) =>
   Effect.gen(function*() {
     const organizations = yield* Organizations
     const stepUp = yield* StepUpGuard
@@ -40,7 +40,7 @@ export const OrganizationsHttpLive = HttpApiBuilder.group(IamApi, "organizations
           )))
   }))
 
-export const MembersHttpLive = HttpApiBuilder.group(IamApi, "members", (handlers) =>
+export const MembersHttpLive = compiledGroup(IamApi, "members", (handlers) =>
   Effect.gen(function*() {
     const members = yield* Members
     const stepUp = yield* StepUpGuard

@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { pageRequest, TimeAndId } from "@platform/http"
 import { Effect } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { Invitations } from "./Invitations.ts"
+import { compiledGroup } from "@platform/service"
 
-export const InvitationsHttpLive = HttpApiBuilder.group(IamApi, "invitations", (handlers) =>
+export const InvitationsHttpLive = compiledGroup(IamApi, "invitations", (handlers) =>
   Effect.map(Invitations, (invitations) =>
     handlers
       .handle("invite", ({ path, payload }) =>

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { noStore, pageRequest, TimeAndId } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Effect } from "effect"
@@ -6,8 +5,9 @@ import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
 import { StepUpGuard } from "../auth/StepUpGuard.ts"
 import { OrganizationSilicons } from "./OrganizationSilicons.ts"
+import { compiledGroup } from "@platform/service"
 
-export const OrganizationSiliconsHttpLive = HttpApiBuilder.group(IamApi, "organizationSilicons", (handlers) =>
+export const OrganizationSiliconsHttpLive = compiledGroup(IamApi, "organizationSilicons", (handlers) =>
   Effect.gen(function*() {
     const silicons = yield* OrganizationSilicons
     const stepUp = yield* StepUpGuard

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { pageOf, pageRequest } from "@platform/http"
 import { Effect, Layer, Option, Schema } from "effect"
 import { IamApi } from "../api.ts"
@@ -9,8 +8,9 @@ import { SsoConfiguration } from "../sso/SsoConfiguration.ts"
 import { AdminOrganizationsRepo } from "./AdminOrganizationsRepo.ts"
 import { PlatformAdminsRepo } from "./PlatformAdminsRepo.ts"
 import { requirePlatformAdmin } from "./requirePlatformAdmin.ts"
+import { compiledGroup } from "@platform/service"
 
-export const AdminOrganizationsLive = HttpApiBuilder.group(IamApi, "adminOrganizations", (handlers) =>
+export const AdminOrganizationsLive = compiledGroup(IamApi, "adminOrganizations", (handlers) =>
   Effect.gen(function*() {
     const repo = yield* AdminOrganizationsRepo
     const sso = yield* SsoConfiguration

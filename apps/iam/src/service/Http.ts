@@ -1,11 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { alive, ready } from "@platform/service"
+import { alive, compiledGroup, ready } from "@platform/service"
 import { Effect } from "effect"
 import { IamApi } from "../api.ts"
 import { IamConfig } from "../config.ts"
 import { iamVersioning, SERVICE_VERSION } from "../versions.ts"
 
-export const ServiceLive = HttpApiBuilder.group(IamApi, "service", (handlers) =>
+export const ServiceLive = compiledGroup(IamApi, "service", (handlers) =>
   Effect.map(IamConfig, (config) => {
     const meta = {
       name: "iam" as const,

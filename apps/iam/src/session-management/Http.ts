@@ -1,8 +1,7 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { noStore, pageOf, pageRequest } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
-import { now } from "@platform/service"
+import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer } from "effect"
 import { IamApi } from "../api.ts"
 import { CurrentIdentity } from "../auth/CurrentIdentity.ts"
@@ -24,7 +23,7 @@ const refusedRefresh: Record<RefreshRefusalReason, string> = {
 
 const sessionNotFound = () => new SessionNotFound({ message: "You have no open session with that id." })
 
-export const SessionsLive = HttpApiBuilder.group(IamApi, "sessions", (handlers) =>
+export const SessionsLive = compiledGroup(IamApi, "sessions", (handlers) =>
   Effect.gen(function*() {
     const sessions = yield* IamSessions
     const repo = yield* SessionsRepo
@@ -84,7 +83,7 @@ export const SessionsLive = HttpApiBuilder.group(IamApi, "sessions", (handlers) 
     Layer.provide([IamSessions.Default, IamBrowserSession.Default, SessionsRepo.Default])
   )
 
-export const SessionRefreshLive = HttpApiBuilder.group(IamApi, "sessionRefresh", (handlers) =>
+export const SessionRefreshLive = compiledGroup(IamApi, "sessionRefresh", (handlers) =>
   Effect.map(IamSessions, (sessions) =>
     handlers.handle("refresh", ({ payload }) =>
       Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { clientAddress, noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
@@ -8,6 +8,7 @@ import { IamConfig } from "../config.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
 import { siliconCredentialsOf } from "./siliconCredentialsOf.ts"
 import { SiliconLogin } from "./SiliconLogin.ts"
+import { compiledGroup } from "@platform/service"
 
 /** Spec 1's limit on Silicon sign-ins, kept for IAM's (decisions.md, "Silicon login"). */
 const logins: RateLimitRule = {
@@ -18,7 +19,7 @@ const logins: RateLimitRule = {
   per: "IP"
 }
 
-export const SiliconAuthLive = HttpApiBuilder.group(IamApi, "siliconAuth", (handlers) =>
+export const SiliconAuthLive = compiledGroup(IamApi, "siliconAuth", (handlers) =>
   Effect.gen(function*() {
     const config = yield* IamConfig
     const limiter = yield* RateLimiter

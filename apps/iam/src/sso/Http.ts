@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { clearCookie, cookieName, noStore, setCookie } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Effect, Layer } from "effect"
@@ -12,8 +12,9 @@ import { SSO_ROUND_TRIP, SSO_STATE_COOKIE, ssoCallbackUrl } from "./policy.ts"
 import { ProviderEvents } from "./ProviderEvents.ts"
 import { SsoConfiguration } from "./SsoConfiguration.ts"
 import { SsoLogin } from "./SsoLogin.ts"
+import { compiledGroup } from "@platform/service"
 
-export const OrganizationSsoLive = HttpApiBuilder.group(IamApi, "organizationSso", (handlers) =>
+export const OrganizationSsoLive = compiledGroup(IamApi, "organizationSso", (handlers) =>
   Effect.gen(function*() {
     const sso = yield* SsoConfiguration
     const caller = Effect.map(CurrentIdentity, (identity) => identity.uuid)
@@ -28,7 +29,7 @@ export const OrganizationSsoLive = HttpApiBuilder.group(IamApi, "organizationSso
       .handle("disable", ({ path }) => Effect.flatMap(caller, (uuid) => sso.disable(path.organization_id, uuid)))
   })).pipe(Layer.provide([SsoConfiguration.Default, IamBearerLive]), Layer.provide(IamSessions.Default))
 
-export const SsoLive = HttpApiBuilder.group(IamApi, "sso", (handlers) =>
+export const SsoLive = compiledGroup(IamApi, "sso", (handlers) =>
   Effect.gen(function*() {
     const config = yield* IamConfig
     const sso = yield* SsoConfiguration

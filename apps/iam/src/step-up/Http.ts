@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { clientAddress, noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { Effect, Layer } from "effect"
@@ -8,8 +7,9 @@ import { IamBearerLive } from "../auth/IamBearer.ts"
 import { IamConfig } from "../config.ts"
 import { IamSessions } from "../sessions/IamSessions.ts"
 import { StepUps } from "./StepUps.ts"
+import { compiledGroup } from "@platform/service"
 
-export const StepUpLive = HttpApiBuilder.group(IamApi, "stepUp", (handlers) =>
+export const StepUpLive = compiledGroup(IamApi, "stepUp", (handlers) =>
   Effect.gen(function*() {
     const config = yield* IamConfig
     const stepUps = yield* StepUps

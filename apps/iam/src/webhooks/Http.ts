@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
@@ -14,6 +13,7 @@ import { IamSessions } from "../sessions/IamSessions.ts"
 import { IdempotencyKeyRequired, SiliconSubscriberRequired } from "./errors.ts"
 import { WebhookEndpoints } from "./WebhookEndpoints.ts"
 import { Webhooks } from "./Webhooks.ts"
+import { compiledGroup } from "@platform/service"
 
 const needsKey = (headers: { readonly "idempotency-key"?: string | undefined }, path: string) =>
   headers["idempotency-key"] === undefined
@@ -25,7 +25,7 @@ const needsKey = (headers: { readonly "idempotency-key"?: string | undefined }, 
     )
     : Effect.void
 
-export const ApplicationWebhooksLive = HttpApiBuilder.group(IamApi, "applicationWebhooks", (handlers) =>
+export const ApplicationWebhooksLive = compiledGroup(IamApi, "applicationWebhooks", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const applications = yield* Applications
@@ -73,7 +73,7 @@ export const ApplicationWebhooksLive = HttpApiBuilder.group(IamApi, "application
         }))
   })).pipe(Layer.provide([Applications.Default, Memberships.Default, Webhooks.Default]))
 
-export const SiliconWebhooksLive = HttpApiBuilder.group(IamApi, "siliconWebhooks", (handlers) =>
+export const SiliconWebhooksLive = compiledGroup(IamApi, "siliconWebhooks", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const webhooks = yield* Webhooks

@@ -1,5 +1,4 @@
 import { carriesNewSecret } from "@platform/idempotency"
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { CurrentCaller, MaybeCaller } from "../auth/Caller.ts"
@@ -7,8 +6,9 @@ import { appOf } from "./App.ts"
 import { AppAccess } from "./AppAccess.ts"
 import { REQUIRED_COMMANDS } from "./Api.ts"
 import { Apps } from "./Apps.ts"
+import { compiledGroup } from "@platform/service"
 
-export const AppsLive = HttpApiBuilder.group(RegistryApi, "apps", (handlers) =>
+export const AppsLive = compiledGroup(RegistryApi, "apps", (handlers) =>
   Effect.gen(function*() {
     const apps = yield* Apps
     const access = yield* AppAccess

@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { CurrentCaller, MaybeCaller } from "../auth/Caller.ts"
 import { Authors } from "./Authors.ts"
+import { compiledGroup } from "@platform/service"
 
-export const AuthorsLive = HttpApiBuilder.group(RegistryApi, "authors", (handlers) =>
+export const AuthorsLive = compiledGroup(RegistryApi, "authors", (handlers) =>
   Effect.gen(function*() {
     const authors = yield* Authors
     return handlers

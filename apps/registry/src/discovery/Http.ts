@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpServerResponse, OpenApi } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { AppAccess } from "../apps/AppAccess.ts"
@@ -10,12 +10,13 @@ import { RequirementsNotMet } from "./errors.ts"
 import { answerMcp } from "./McpEndpoint.ts"
 import { makeMcpServer } from "./McpTools.ts"
 import { registryTools } from "./registryTools.ts"
+import { compiledGroup } from "@platform/service"
 
 /**
  * Discovery for agents. Leaves ReleaseResolver to the composition root (the area that resolves releases
  * plugs in there).
  */
-export const DiscoveryLive = HttpApiBuilder.group(RegistryApi, "discovery", (handlers) =>
+export const DiscoveryLive = compiledGroup(RegistryApi, "discovery", (handlers) =>
   Effect.gen(function*() {
     const config = yield* RegistryConfig
     const capabilities = capabilitiesOf(config)

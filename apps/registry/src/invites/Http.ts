@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { CurrentCaller } from "../auth/Caller.ts"
 import { Invites } from "./Invites.ts"
+import { compiledGroup } from "@platform/service"
 
-export const InvitesLive = HttpApiBuilder.group(RegistryApi, "invites", (handlers) =>
+export const InvitesLive = compiledGroup(RegistryApi, "invites", (handlers) =>
   Effect.gen(function*() {
     const invites = yield* Invites
     return handlers

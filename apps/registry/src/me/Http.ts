@@ -1,9 +1,9 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { RegistryApi } from "../api.ts"
 import { CurrentCaller } from "../auth/Caller.ts"
+import { compiledGroup } from "@platform/service"
 
-export const MeLive = HttpApiBuilder.group(RegistryApi, "me", (handlers) =>
+export const MeLive = compiledGroup(RegistryApi, "me", (handlers) =>
   Effect.succeed(
     handlers.handle("me", () =>
       Effect.map(CurrentCaller, (caller) => ({

@@ -1,10 +1,10 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { CurrentCaller } from "../auth/Caller.ts"
 import { Packages } from "./Packages.ts"
+import { compiledGroup } from "@platform/service"
 
-export const PackagesLive = HttpApiBuilder.group(RegistryApi, "packages", (handlers) =>
+export const PackagesLive = compiledGroup(RegistryApi, "packages", (handlers) =>
   Effect.gen(function*() {
     const packages = yield* Packages
     return handlers

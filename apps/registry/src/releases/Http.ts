@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { CurrentCaller, MaybeCaller } from "../auth/Caller.ts"
@@ -8,8 +7,9 @@ import { packageResponse } from "./packageResponse.ts"
 import { channelOf, targetOf } from "./query.ts"
 import { Releases } from "./Releases.ts"
 import { Resolver } from "./Resolver.ts"
+import { compiledGroup } from "@platform/service"
 
-export const ReleasesLive = HttpApiBuilder.group(RegistryApi, "releases", (handlers) =>
+export const ReleasesLive = compiledGroup(RegistryApi, "releases", (handlers) =>
   Effect.gen(function*() {
     const releases = yield* Releases
     return handlers
@@ -25,7 +25,7 @@ export const ReleasesLive = HttpApiBuilder.group(RegistryApi, "releases", (handl
         Effect.flatMap(CurrentCaller, (caller) => releases.withdraw(path.app_id, path.release_id, caller, payload)))
   })).pipe(Layer.provide(Releases.Default))
 
-export const DeliveryLive = HttpApiBuilder.group(RegistryApi, "delivery", (handlers) =>
+export const DeliveryLive = compiledGroup(RegistryApi, "delivery", (handlers) =>
   Effect.gen(function*() {
     const resolver = yield* Resolver
     const deliveries = yield* Deliveries

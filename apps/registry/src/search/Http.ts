@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { MaybeCaller } from "../auth/Caller.ts"
 import { Search } from "./Search.ts"
 import { parseSearchQuery } from "./SearchQuery.ts"
+import { compiledGroup } from "@platform/service"
 
-export const SearchLive = HttpApiBuilder.group(RegistryApi, "search", (handlers) =>
+export const SearchLive = compiledGroup(RegistryApi, "search", (handlers) =>
   Effect.map(Search, (search) =>
     handlers.handle("search", ({ urlParams }) =>
       Effect.flatMap(

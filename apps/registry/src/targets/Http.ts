@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RegistryApi } from "../api.ts"
 import { PackageRunner } from "./PackageRunner.ts"
 import { targetList } from "./Targets.ts"
 import { TargetsRepo } from "./TargetsRepo.ts"
+import { compiledGroup } from "@platform/service"
 
-export const TargetsLive = HttpApiBuilder.group(RegistryApi, "targets", (handlers) =>
+export const TargetsLive = compiledGroup(RegistryApi, "targets", (handlers) =>
   Effect.gen(function*() {
     const repo = yield* TargetsRepo
     const runner = yield* PackageRunner

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { noStore } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { enforceRateLimit, RateLimiter, type RateLimitRule } from "@platform/rate-limit"
@@ -11,6 +10,7 @@ import { IDENTITY_TTL_DEFAULT_SECONDS } from "./IdentityToken.ts"
 import { IdentityTokens } from "./IdentityTokens.ts"
 import { AccountsRepo } from "../../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../../auth/AccountAuth.ts"
+import { compiledGroup } from "@platform/service"
 
 const issuesPerSilicon: RateLimitRule = {
   id: "identity_tokens",
@@ -20,7 +20,7 @@ const issuesPerSilicon: RateLimitRule = {
   per: "Silicon"
 }
 
-export const SiliconIdentityLive = HttpApiBuilder.group(AccountsApi, "siliconIdentity", (handlers) =>
+export const SiliconIdentityLive = compiledGroup(AccountsApi, "siliconIdentity", (handlers) =>
   Effect.gen(function*() {
     const limiter = yield* RateLimiter
     const identityTokens = yield* IdentityTokens

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { AccountsApi } from "../../api.ts"
 import { requireCarbon } from "../../auth/requireCarbon.ts"
@@ -11,8 +10,9 @@ import { siliconKey } from "./SiliconKey.ts"
 import { SiliconKeys } from "./SiliconKeys.ts"
 import { AccountsRepo } from "../../accounts/AccountsRepo.ts"
 import { AccountAuthLive } from "../../auth/AccountAuth.ts"
+import { compiledGroup } from "@platform/service"
 
-export const SiliconKeysLive = HttpApiBuilder.group(AccountsApi, "siliconKeys", (handlers) =>
+export const SiliconKeysLive = compiledGroup(AccountsApi, "siliconKeys", (handlers) =>
   Effect.gen(function*() {
     const keys = yield* SiliconKeys
     const silicons = yield* SiliconsRepo
