@@ -21,13 +21,13 @@ describe("npm run registry -- keys …, on the embedded database", () => {
     const key = JSON.parse(rotated.stdout)
     expect(key).toMatchObject({ name: "operator key", algorithm: "ed25519", status: "active" })
 
-    const revoked = await registry("keys", "revoke", key.key_id, "--reason", "Compromised.")
+    const revoked = await registry("keys", "revoke", "--reason", "Compromised.", key.key_id)
     expect({ code: revoked.code, stderr: revoked.stderr }).toEqual({ code: 0, stderr: "" })
     const answer = JSON.parse(revoked.stdout)
     expect(answer.revoked).toMatchObject({ key_id: key.key_id, status: "revoked", revoked_reason: "Compromised." })
     expect(answer.created).toMatchObject({ status: "active", algorithm: "ed25519" })
 
-    const refused = await registry("keys", "revoke", key.key_id, "--reason", "Again.")
+    const refused = await registry("keys", "revoke", "--reason", "Again.", key.key_id)
     expect(refused.code).toBe(1)
     expect(refused.stdout).toBe("")
     expect(refused.stderr.trim()).toBe(`registry: No active release-signing key has the id ${key.key_id}.`)

@@ -24,7 +24,10 @@ const rotate = Command.make("rotate", { name }, (options) =>
     yield* Console.log(JSON.stringify(key))
   }).pipe(Effect.provide(layer)))
 
-/** `keys revoke <key_id> --reason`: the key is published as revoked at once; when it was the last active key a new one is made. */
+/**
+ * `keys revoke --reason <why> <key_id>`: the key is published as revoked at once; when it was the last active key a new one
+ * is made. Options go before the key id: a key id (a JWK thumbprint) may begin with `-`, which after the id would read as an option.
+ */
 const revoke = Command.make("revoke", { keyId, reason }, (options) =>
   Effect.gen(function*() {
     const trimmed = options.reason.trim()
