@@ -16,7 +16,8 @@ import { requestIdFrom } from "./RequestId.ts"
 import { NOSNIFF } from "./ResponseHeaders.ts"
 import type { ErrorFormat } from "./ErrorFormat.ts"
 import type { EnvelopeStyle } from "./ErrorResponse.ts"
-import { type ExtraRoute, makeRouteTable, pathOf, type Route, type RouteTable } from "./RouteTable.ts"
+import { pathOf } from "./RequestUrl.ts"
+import { type ExtraRoute, makeRouteTable, type Route, type RouteTable } from "./RouteTable.ts"
 import { jsonTextProblems, textProblem } from "./TextRules.ts"
 
 export interface ConventionsOptions {

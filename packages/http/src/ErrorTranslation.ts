@@ -18,6 +18,7 @@ import {
   ValidationFailed
 } from "./errors.ts"
 import type { ErrorFormat } from "./ErrorFormat.ts"
+import { searchParamsOf } from "./RequestUrl.ts"
 import type { Route, RouteTable } from "./RouteTable.ts"
 
 /**
@@ -58,26 +59,6 @@ const firstProblem = (error: ParseResult.ParseError) => {
   return { parameter: issue?.path.map(String).join(".") || "(none)", problem: issue?.message ?? "is invalid" }
 }
 
-const pathParams = (pattern: string, path: string): Record<string, string> => {
-  const params: Record<string, string> = {}
-  const names = pattern.split("/")
-  const values = path.split("/")
-  names.forEach((name, index) => {
-    if (name.startsWith(":")) params[name.slice(1).replace(/\?$/, "")] = decodeURIComponent(values[index] ?? "")
-  })
-  return params
-}
-
-const queryParams = (url: string): Record<string, string | Array<string>> => {
-  const params: Record<string, string | Array<string>> = {}
-  const search = new URL(url, "http://placeholder").searchParams
-  for (const key of new Set(search.keys())) {
-    const all = search.getAll(key)
-    params[key] = all.length === 1 ? all[0]! : all
-  }
-  return params
-}
-
 /**
  * A decode failure names the part of the request that failed: the framework
  * reports one error for all parts, so decode path and query again (cheap, and
@@ -86,20 +67,21 @@ const queryParams = (url: string): Record<string, string | Array<string>> => {
  */
 const classifyDecodeError = (
   error: HttpApiError.HttpApiDecodeError,
+  table: RouteTable,
   route: Route | undefined,
   request: HttpServerRequest.HttpServerRequest,
   path: string,
   bodyDecodes: () => boolean
 ): ApiErrorInstance => {
   if (route && Option.isSome(route.pathSchema)) {
-    const decoded = Schema.decodeUnknownEither(route.pathSchema.value)(pathParams(route.path, path))
+    const decoded = Schema.decodeUnknownEither(route.pathSchema.value)(table.params(route, path))
     if (Either.isLeft(decoded)) {
       const problem = firstProblem(decoded.left)
       return new InvalidPath({ message: `Path parameter ${problem.parameter} ${problem.problem}`, details: problem })
     }
   }
   if (route && Option.isSome(route.urlParamsSchema) && bodyDecodes()) {
-    const decoded = Schema.decodeUnknownEither(route.urlParamsSchema.value)(queryParams(request.url))
+    const decoded = Schema.decodeUnknownEither(route.urlParamsSchema.value)(searchParamsOf(request.url))
     if (Either.isLeft(decoded)) {
       const problem = firstProblem(decoded.left)
       return new InvalidQuery({ message: `Query parameter ${problem.parameter}: ${problem.problem}`, details: problem })
@@ -180,7 +162,7 @@ export const translateFailure = (
     }
     if (error instanceof HttpApiError.HttpApiDecodeError) {
       return Effect.succeed(respondWithError(
-        classifyDecodeError(error, context.route, context.request, context.path, context.bodyDecodes),
+        classifyDecodeError(error, context.table, context.route, context.request, context.path, context.bodyDecodes),
         format,
         context.envelope
       ))

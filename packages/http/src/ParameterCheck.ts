@@ -1,15 +1,8 @@
 import type { ApiErrorInstance } from "./ApiError.ts"
 import { InvalidPath, InvalidQuery } from "./errors.ts"
+import { percentDecoded } from "./RequestUrl.ts"
 import type { Route } from "./RouteTable.ts"
 import { parameterProblem } from "./TextRules.ts"
-
-const decoded = (raw: string): string | undefined => {
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Refuses, before the router, a path parameter that is not percent-encoded
@@ -23,7 +16,7 @@ export const parameterRefusal = (route: Route, path: string, url: string): ApiEr
     const name = names[index]
     if (name === undefined || !name.startsWith(":")) continue
     const parameter = name.slice(1).replace(/\?$/, "")
-    const value = decoded(values[index] ?? "")
+    const value = percentDecoded(values[index] ?? "")
     const problem = value === undefined ? "is not valid percent-encoded UTF-8" : parameterProblem(value)
     if (problem !== undefined) {
       return new InvalidPath({ message: `Path parameter ${parameter} ${problem}.`, details: { parameter, problem } })

@@ -1,12 +1,7 @@
 import { HttpApi, type HttpApiSchema } from "@effect/platform"
 import { Context, Option, type Schema, SchemaAST } from "effect"
 import { type ErrorFormat, errorFormatOf } from "./ErrorFormat.ts"
-
-/** A request URL's path, without its query. */
-export const pathOf = (url: string): string => {
-  const query = url.indexOf("?")
-  return query === -1 ? url : url.slice(0, query)
-}
+import { percentDecoded } from "./RequestUrl.ts"
 
 /** Per-endpoint request body limit, in bytes (default 64 KB). */
 export class MaxBodyBytes extends Context.Tag("@platform/http/MaxBodyBytes")<MaxBodyBytes, number>() {}
@@ -116,13 +111,6 @@ const paramNamesOf = (path: string): ReadonlyArray<string> =>
 /** How many segments of a pattern are literal text rather than a parameter. */
 const literalSegments = (regex: RegExp): number => regex.source.split("/").filter((segment) => segment !== PARAMETER).length
 
-const decodeParameter = (value: string): string => {
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
-}
 
 /** Routes served beside the HttpApi (the OpenAPI document, the docs page), known for 405 answers. */
 export interface ExtraRoute {
@@ -233,7 +221,7 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       const values = patternOfRoute.get(route)?.exec(path)
       route.paramNames.forEach((name, index) => {
         const value = values?.[index + 1]
-        if (value !== undefined) params[name] = decodeParameter(value)
+        if (value !== undefined) params[name] = percentDecoded(value) ?? value
       })
       return params
     }

@@ -16,7 +16,6 @@ export {
   HtmlPage,
   makeRouteTable,
   MaxBodyBytes,
-  pathOf,
   StreamedBody,
   DEFAULT_TIME_BUDGET_MILLIS,
   TimeBudgetMillis,
@@ -43,3 +42,4 @@ export {
 } from "./pages/hashedAssets.ts"
 export { writeResponse } from "./NodeResponse.ts"
 export * from "./RequestLog.ts"
+export { pathOf, percentDecoded, searchParamsOf } from "./RequestUrl.ts"

@@ -1,24 +1,9 @@
 import { expect, layer } from "@effect/vitest"
-import { freePort } from "@platform/testkit"
-import { Context, Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect } from "effect"
 import { exampleServer } from "./ExampleService.ts"
+import { call, servedOnFreePort } from "./servedOnFreePort.ts"
 
-class ExampleUrl extends Context.Tag("test/ExampleUrl")<ExampleUrl, string>() {}
-
-const ExampleTest = Layer.unwrapEffect(
-  Effect.map(Effect.promise(freePort), (port) =>
-    Layer.merge(
-      exampleServer({ EXAMPLE_PORT: String(port), EXAMPLE_DRAIN_SECONDS: "0" }),
-      Layer.succeed(ExampleUrl, `http://127.0.0.1:${port}`)
-    ))
-).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
-
-const call = (path: string, init?: RequestInit) =>
-  Effect.flatMap(ExampleUrl, (url) =>
-    Effect.promise(async () => {
-      const response = await fetch(`${url}${path}`, init)
-      return { status: response.status, headers: response.headers, text: await response.text() }
-    }))
+const ExampleTest = servedOnFreePort((port) => exampleServer({ EXAMPLE_PORT: String(port), EXAMPLE_DRAIN_SECONDS: "0" }))
 
 layer(ExampleTest, { excludeTestServices: true })("a service stood up with serveHttpApi and ServiceConfig", (it) => {
   it.effect("answers its endpoints with the version header", () =>

@@ -1,9 +1,9 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApp, HttpServerResponse } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { freePort } from "@platform/testkit"
-import { Context, Deferred, Effect, Layer, Logger, LogLevel, Schema, Stream } from "effect"
+import { Deferred, Effect, Schema, Stream } from "effect"
 import { compiledGroup, serveHttpApi } from "../src/index.ts"
 import { exampleVersioning } from "./ExampleService.ts"
+import { BaseUrl, call, servedOnFreePort } from "./servedOnFreePort.ts"
 
 // What the service's own listener must do that Effect's server used to: hand handlers the route's
 // parameters and the query as the router did, run what handlers registered for their response, send
@@ -51,28 +51,15 @@ const ProbesLive = compiledGroup(ListenerApi, "probes", (handlers) =>
         Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined))
       )))
 
-class BaseUrl extends Context.Tag("test/BaseUrl")<BaseUrl, string>() {}
-
-const ListenerTest = Layer.unwrapEffect(
-  Effect.map(Effect.promise(freePort), (port) =>
-    Layer.merge(
-      serveHttpApi({
-        name: "listener",
-        api: ListenerApi,
-        handlers: ProbesLive,
-        versioning: exampleVersioning,
-        settings: { port, host: "127.0.0.1", publicUrl: `http://127.0.0.1:${port}`, drainSeconds: 0 }
-      }),
-      Layer.succeed(BaseUrl, `http://127.0.0.1:${port}`)
-    ))
-).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
-
-const call = (path: string, init?: RequestInit) =>
-  Effect.flatMap(BaseUrl, (url) =>
-    Effect.promise(async () => {
-      const response = await fetch(`${url}${path}`, init)
-      return { status: response.status, headers: response.headers, text: await response.text() }
-    }))
+const ListenerTest = servedOnFreePort((port) =>
+  serveHttpApi({
+    name: "listener",
+    api: ListenerApi,
+    handlers: ProbesLive,
+    versioning: exampleVersioning,
+    settings: { port, host: "127.0.0.1", publicUrl: `http://127.0.0.1:${port}`, drainSeconds: 0 }
+  })
+)
 
 layer(ListenerTest, { excludeTestServices: true })("the service's own request listener", (it) => {
   it.effect("gives handlers percent-decoded path parameters and a repeated query parameter as a list", () =>
