@@ -21,8 +21,10 @@ export interface ApiVersioning {
   readonly unsupported?: new(fields: UnsupportedVersionFields) => ApiErrorInstance
 }
 
+/** The path is a prefix, or lies under one (`/v1` covers `/v1/meta`, not `/v1x`). */
 export const isVersioned = (versioning: ApiVersioning, path: string): boolean =>
-  versioning.prefixes.some((prefix) => path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`))
+  versioning.prefixes.some((prefix) =>
+    path.startsWith(prefix) && (path.length === prefix.length || prefix.endsWith("/") || path[prefix.length] === "/"))
 
 /** The version a request selects, or the refusal when it names one that is not served. */
 export const selectVersion = (

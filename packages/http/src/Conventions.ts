@@ -1,24 +1,22 @@
-import { type HttpApi, type HttpApiSchema, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect, Either, Option, Runtime, Schema } from "effect"
+import { HttpApp, type HttpApi, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { Cause, Context, Effect, Exit, FiberRef, Option, Runtime, Schema, Either } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ApiErrorInstance } from "./ApiError.ts"
 import { type ApiVersioning, isVersioned, selectVersion } from "./ApiVersion.ts"
-import { withBufferedBody } from "./BufferedRequest.ts"
-import { mediaTypeOf } from "./ContentType.ts"
-import { durationSince, type RequestLogLine } from "./RequestLog.ts"
-import { writeResponse } from "./NodeResponse.ts"
-import { respondWithError, translateFailure } from "./ErrorTranslation.ts"
-import { InvalidBody, InvalidContentType, InvalidJson, RequestTimeout, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "./errors.ts"
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./JsonLimits.ts"
-import { parameterRefusal } from "./ParameterCheck.ts"
-import { readBody } from "./RequestBody.ts"
-import { requestIdFrom } from "./RequestId.ts"
-import { NOSNIFF } from "./ResponseHeaders.ts"
+import { checkBody, checkStreamedBody } from "./BodyChecks.ts"
 import type { ErrorFormat } from "./ErrorFormat.ts"
 import type { EnvelopeStyle } from "./ErrorResponse.ts"
+import { type FailureContext, respondWithError, translateFailure } from "./ErrorTranslation.ts"
+import { RequestTimeout } from "./errors.ts"
+import { sendResponse } from "./NodeResponse.ts"
+import { parameterRefusal } from "./ParameterCheck.ts"
+import { type BodyRead, readBody } from "./RequestBody.ts"
+import { requestIdFrom } from "./RequestId.ts"
+import { durationSince, type RequestLogLine, writeRequestLine } from "./RequestLog.ts"
 import { pathOf } from "./RequestUrl.ts"
+import { NOSNIFF } from "./ResponseHeaders.ts"
 import { type ExtraRoute, makeRouteTable, type Route, type RouteTable } from "./RouteTable.ts"
-import { jsonTextProblems, textProblem } from "./TextRules.ts"
+import { NodeServerRequest } from "./ServerRequest.ts"
 
 export interface ConventionsOptions {
   readonly api: HttpApi.HttpApi.Any
@@ -51,8 +49,8 @@ export interface ConventionsOptions {
    */
   readonly admit?: Admission
   /**
-   * Writes each request's log line (e.g. writeRequestLine, or nothing when INFO lines are off).
-   * Default: an INFO line through Effect's logger.
+   * Writes each request's log line (nothing when INFO lines are off, say). Default: writeRequestLine,
+   * an INFO line in the JSON logger's shape and sink.
    */
   readonly logRequest?: (line: RequestLogLine) => void
 }
@@ -73,270 +71,243 @@ export type AroundHandled = (
   handled: Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
 ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorInstance, HttpServerRequest.HttpServerRequest>
 
+/** What answers a request the conventions let through: the effect its fiber runs, and what that fiber starts with. */
+export interface Answer<R = never> {
+  readonly effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R | HttpServerRequest.HttpServerRequest>
+  /**
+   * The fiber's services, in a map made for this request (the conventions add the request to it), or
+   * undefined for the runtime's own: an answer that needs more than the runtime has (a route's
+   * parameters, its group's services) gives them here, made in one copy.
+   */
+  readonly services: Map<string, unknown> | undefined
+}
+
+export type Answering<R = never> = (request: NodeServerRequest, route: Route | undefined, path: string) => Answer<R>
+
+/** Any HttpApp (Effect's router, for one) as the answer to every request: it reads the request from its context. */
+export const answerWith = <R>(app: HttpApp.Default<unknown, R>): Answering<R> => {
+  const answer: Answer<R> = { effect: app, services: undefined }
+  return () => answer
+}
+
+export type RequestListener = (source: IncomingMessage, node: ServerResponse) => void
+
 /** A browser's navigation asks for text/html; fetch and API clients ask for JSON or anything. */
 const asksForHtml = (accept: string | undefined): boolean => accept !== undefined && accept.includes("text/html")
 
-type Prepared =
-  | { readonly _tag: "Ready"; readonly request: HttpServerRequest.HttpServerRequest; readonly json: unknown }
-  | { readonly _tag: "Refused"; readonly error: ApiErrorInstance; readonly closeConnection: boolean }
-
-type MediaTypeChecked =
-  | { readonly _tag: "Accepted"; readonly kind: HttpApiSchema.Encoding["kind"]; readonly empty: boolean }
-  | Extract<Prepared, { _tag: "Refused" }>
-
-/** The body's media type is one the route takes (an empty body may omit it). */
-const mediaTypeCheck = (
-  request: HttpServerRequest.HttpServerRequest,
-  route: Route,
-  empty: boolean
-): MediaTypeChecked => {
-  const expected = [...route.bodyTypes.keys()]
-  const header = request.headers["content-type"]
-  if (header === undefined && !empty) {
-    return {
-      _tag: "Refused",
-      closeConnection: false,
-      error: new InvalidContentType({
-        message: `A request body needs a Content-Type header (${expected.join(" or ")}).`,
-        details: { expected }
-      })
-    }
-  }
-  const mediaType = header === undefined ? expected[0]! : mediaTypeOf(header)
-  if (mediaType === undefined) {
-    return {
-      _tag: "Refused",
-      closeConnection: false,
-      error: new InvalidContentType({ message: "The Content-Type header is not a valid media type.", details: { expected } })
-    }
-  }
-  const kind = route.bodyTypes.get(mediaType)
-  if (kind === undefined) {
-    return {
-      _tag: "Refused",
-      closeConnection: false,
-      error: new UnsupportedMediaType({
-        message: `This route does not take ${mediaType}; send ${expected.join(" or ")}.`,
-        details: { received: mediaType, expected }
-      })
-    }
-  }
-  return { _tag: "Accepted", kind, empty }
+/** What every request of one server shares, worked out once. */
+interface Settings {
+  readonly table: RouteTable
+  readonly versioning: ApiVersioning | undefined
+  readonly versionHeader: string | undefined
+  readonly around: AroundHandled | undefined
+  readonly unavailable: (defect: unknown) => boolean
+  readonly envelope: EnvelopeStyle
+  readonly admit: Admission | undefined
+  readonly logRequest: (line: RequestLogLine) => void
+  readonly errorPage: Option.Option<ErrorFormat>
+  readonly answering: Answering
+  readonly runtime: Runtime.Runtime<never>
 }
-
-const tooLarge = (route: Route): Prepared => ({
-  _tag: "Refused",
-  closeConnection: true,
-  error: new PayloadTooLarge({
-    message: `The request body is larger than this route's limit of ${route.maxBodyBytes} bytes.`,
-    details: { limit_bytes: route.maxBodyBytes }
-  })
-})
 
 /**
- * A streamed body (StreamedBody) is left unread for its handler: only a declared size over the
- * limit and the media type are checked here.
- */
-const checkStreamedBody = (request: HttpServerRequest.HttpServerRequest, route: Route): Prepared => {
-  const declared = Number(request.headers["content-length"])
-  if (Number.isFinite(declared) && declared > route.maxBodyBytes) return tooLarge(route)
-  const media = mediaTypeCheck(request, route, declared === 0)
-  return media._tag === "Refused" ? media : { _tag: "Ready", request, json: undefined }
-}
-
-/** Reads and checks the body of a route that takes one: size, media type, JSON syntax. */
-const prepareBody = (
-  request: HttpServerRequest.HttpServerRequest,
-  route: Route
-): Effect.Effect<Prepared> =>
-  Effect.gen(function*() {
-    const read = yield* readBody(NodeHttpServerRequest.toIncomingMessage(request), route.maxBodyBytes)
-    if (read._tag !== "Read") return tooLarge(route)
-    const media = mediaTypeCheck(request, route, read.bytes.length === 0)
-    if (media._tag === "Refused") return media
-    const { empty, kind } = media
-    if (kind !== "Json") {
-      const problems = kind === "UrlParams" ? formTextProblems(read.bytes.toString("utf8")) : {}
-      // Without a Content-Type the router reads the body as JSON: an empty form is then no parameters.
-      const json = kind === "UrlParams" && empty ? {} : undefined
-      return Object.keys(problems).length > 0
-        ? invalidText(problems)
-        : { _tag: "Ready", request: withBufferedBody(request, read.bytes, json), json }
-    }
-    // An empty JSON body counts as an empty object.
-    const bytes = empty ? Buffer.from("{}") : read.bytes
-    const text = bytes.toString("utf8")
-    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      return {
-        _tag: "Refused",
-        closeConnection: false,
-        error: new InvalidJson({ message: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.` })
-      }
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      return {
-        _tag: "Refused",
-        closeConnection: false,
-        error: new InvalidJson({ message: "The request body is not valid JSON." })
-      }
-    }
-    if (route.jsonObjectBody && (json === null || typeof json !== "object" || Array.isArray(json))) {
-      return {
-        _tag: "Refused",
-        closeConnection: false,
-        error: new InvalidBody({ message: "The request body must be a JSON object." })
-      }
-    }
-    const problems = jsonTextProblems(json)
-    if (Object.keys(problems).length > 0) return invalidText(problems)
-    return { _tag: "Ready", request: withBufferedBody(request, bytes, json), json }
-  })
-
-const formTextProblems = (text: string): Record<string, string> => {
-  const problems: Record<string, string> = {}
-  for (const [name, value] of new URLSearchParams(text)) {
-    const problem = textProblem(name) ?? textProblem(value)
-    if (problem !== undefined && !(name in problems)) problems[name] = problem
-  }
-  return problems
-}
-
-const invalidText = (fields: Record<string, string>): Prepared => ({
-  _tag: "Refused",
-  closeConnection: false,
-  error: new ValidationFailed({ message: "The request body has invalid values.", details: { fields } })
-})
-
-/**
- * The shared HTTP conventions, applied once around a whole HttpApi app:
- * request ids, dated versions, body limits and media types, and one error
- * envelope for every failure including the framework's own (or, on a route
- * that declares its own ErrorFormat, that format for every failure).
+ * The shared HTTP conventions as a Node request listener: request ids, dated versions, parameter
+ * checks, body limits and media types, a time budget, one error envelope for every failure including
+ * the framework's own (or, on a route that declares its own ErrorFormat, that format for every
+ * failure), and the request log. They run as plain code around the answer; only the answer (and an
+ * admission, when there is one) runs as an Effect, in one fiber per request on the runtime given.
  */
 export const conventions = (options: ConventionsOptions) => {
   const table = options.table ?? makeRouteTable(options.api, options.extraRoutes)
-  const versioning = options.versioning
-  const versionHeader = versioning?.header.toLowerCase()
-  const around = options.around
-  const unavailable = options.unavailable ?? (() => false)
-  const envelope = options.envelope ?? "compact"
-  const admit = options.admit
-  const logRequest = options.logRequest
-  const errorPage: Option.Option<ErrorFormat> = options.errorPage === undefined
-    ? Option.none()
-    : Option.some({ page: options.errorPage })
-  // Written without generators: every request of every service pays for this function.
-  return (app: HttpApp.Default<unknown>): HttpApp.Default => {
-    const handle = (original: HttpServerRequest.HttpServerRequest, admitted: Admitted | undefined) => {
-      const started = performance.now()
-      const requestId = requestIdFrom(original.headers["x-request-id"])
-      const path = pathOf(original.url)
-      const route = table.match(original.method, path)
-      const headers: Record<string, string> = { ...NOSNIFF, ...route?.headers, ...admitted?.headers, "x-request-id": requestId }
-      const pageFormat = Option.isSome(errorPage) && asksForHtml(original.headers["accept"]) &&
-          (route?.page ?? table.pageAt(path))
-        ? errorPage
-        : Option.none<ErrorFormat>()
-      const formatFor = (own: Option.Option<ErrorFormat>) => Option.isSome(pageFormat) ? pageFormat : own
-
-      // Set once the time budget has answered: the work's own answer, when it comes, is neither sent nor logged.
-      let answeredByBudget = false
-      const logLine = (status: number) => {
-        const line = {
-          method: original.method,
-          route: route?.path ?? "unmatched",
-          status,
-          duration_ms: durationSince(started),
-          request_id: requestId
-        }
-        return logRequest === undefined ? Effect.logInfo({ event: "request", ...line }) : Effect.sync(() => logRequest(line))
-      }
-      const finish = (response: HttpServerResponse.HttpServerResponse) => {
-        const final = HttpServerResponse.setHeaders(response, headers)
-        return answeredByBudget ? Effect.succeed(final) : Effect.as(logLine(final.status), final)
-      }
-
-      /**
-       * Past its budget the request is answered at once, on its connection, by a timer; the work goes on
-       * in its fiber (what commits, commits with its stored idempotent answer, which a retry with the same
-       * key then gets). A timer, not a racing fiber: every request pays for the budget, few reach it.
-       */
-      const withinBudget = <R>(work: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>, budget: Route) =>
-        Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, R>((fiber) => {
-          const node = NodeHttpServerRequest.toServerResponse(original)
-          const timer = setTimeout(() => {
-            if (node.headersSent) return
-            answeredByBudget = true
-            const answer = HttpServerResponse.setHeaders(
-              respondWithError(
-                new RequestTimeout({ message: `The request took longer than its ${budget.timeBudgetMillis / 1000} seconds; retry it.` }),
-                formatFor(budget.errorFormat),
-                envelope
-              ),
-              headers
-            )
-            const runtime = Runtime.make({
-              context: fiber.currentContext,
-              fiberRefs: fiber.getFiberRefs(),
-              runtimeFlags: Runtime.defaultRuntimeFlags
-            })
-            Runtime.runFork(runtime)(Effect.zipRight(logLine(answer.status), writeResponse(node, original.method, answer)))
-          }, budget.timeBudgetMillis)
-          return Effect.ensuring(work, Effect.sync(() => clearTimeout(timer)))
-        })
-
-      const run = (request: HttpServerRequest.HttpServerRequest, json: unknown) => {
-        const bodyDecodes = () =>
-          Option.match(route?.payloadSchema ?? Option.none(), {
-            onNone: () => true,
-            onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(json))
-          })
-        const failed = { request, path, route, table, requestId, bodyDecodes, unavailable, pageFormat, envelope }
-        const handled = Effect.catchAllCause(app, (cause) => translateFailure(cause, failed, "app"))
-        // A streamed body cannot be fingerprinted or replayed without buffering it: no `around` (idempotency).
-        const wrapped = around === undefined || route?.streamedBody === true ? handled : around(request, handled)
-        const translated = wrapped === handled
-          ? handled
-          : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, failed, "conventions"))
-        const answered = route === undefined ? translated : withinBudget(translated, route)
-        return Effect.flatMap(
-          request === original ? answered : Effect.provideService(answered, HttpServerRequest.HttpServerRequest, request),
-          finish
-        )
-      }
-
-      if (versioning !== undefined && versionHeader !== undefined && isVersioned(versioning, path)) {
-        const version = selectVersion(versioning, original.headers[versionHeader])
-        headers[versioning.header] = typeof version === "string" ? version : versioning.current
-        headers["vary"] = versioning.header
-        if (typeof version !== "string") {
-          return finish(respondWithError(version, formatFor(table.errorFormatAt(path)), envelope))
-        }
-      }
-      if (admitted?.refusal !== undefined) {
-        return finish(respondWithError(admitted.refusal, formatFor(route?.errorFormat ?? table.errorFormatAt(path)), envelope))
-      }
-      if (route === undefined) return run(original, undefined)
-      const refusal = parameterRefusal(route, path, original.url)
-      if (refusal !== undefined) return finish(respondWithError(refusal, formatFor(route.errorFormat), envelope))
-      if (route.bodyTypes.size === 0) return run(original, undefined)
-      const prepare = route.streamedBody ? Effect.succeed(checkStreamedBody(original, route)) : prepareBody(original, route)
-      return Effect.flatMap(prepare, (prepared) => {
-        if (prepared._tag === "Ready") return run(prepared.request, prepared.json)
-        if (prepared.closeConnection) headers["connection"] = "close"
-        return finish(respondWithError(prepared.error, formatFor(route.errorFormat), envelope))
-      })
+  // The answer's fiber runs on `runtime`, whose services are what the answer needs besides the request.
+  return <R>(answering: Answering<R>, runtime: Runtime.Runtime<R>): RequestListener => {
+    const settings: Settings = {
+      table,
+      versioning: options.versioning,
+      versionHeader: options.versioning?.header.toLowerCase(),
+      around: options.around,
+      unavailable: options.unavailable ?? (() => false),
+      envelope: options.envelope ?? "compact",
+      admit: options.admit,
+      logRequest: options.logRequest ?? writeRequestLine,
+      errorPage: options.errorPage === undefined ? Option.none() : Option.some({ page: options.errorPage }),
+      answering: answering as Answering,
+      runtime: runtime as Runtime.Runtime<never>
     }
-    return admit === undefined
-      ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (original) => handle(original, undefined))
-      : Effect.flatMap(
-        HttpServerRequest.HttpServerRequest,
-        (original) =>
-          Effect.flatMap(admit(original, table.match(original.method, pathOf(original.url))), (admitted) =>
-            handle(original, admitted))
-      )
+    return (source, node) => new Exchange(settings, source, node).start()
+  }
+}
+
+/** Past its budget a request is answered by this timer, on its connection; its work goes on in its fiber. */
+const budgetSpent = (exchange: Exchange): void => exchange.answerTimeout()
+
+/**
+ * One request and its answer. A class, not closures: every request of every service pays for what is
+ * made here, and methods are made once.
+ */
+class Exchange implements FailureContext {
+  readonly started = performance.now()
+  readonly request: NodeServerRequest
+  readonly path: string
+  readonly route: Route | undefined
+  readonly requestId: string
+  readonly headers: Record<string, string>
+  readonly pageFormat: Option.Option<ErrorFormat>
+  /** Set once the time budget has answered: the work's own answer, when it comes, is neither sent nor logged. */
+  private answeredByBudget = false
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private json: unknown = undefined
+
+  constructor(private readonly settings: Settings, source: IncomingMessage, readonly node: ServerResponse) {
+    this.request = new NodeServerRequest(source, node)
+    this.requestId = requestIdFrom(this.request.headers["x-request-id"])
+    this.path = pathOf(this.request.url)
+    this.route = settings.table.match(this.request.method, this.path)
+    this.headers = this.route?.headers === undefined
+      ? { ...NOSNIFF, "x-request-id": this.requestId }
+      : { ...NOSNIFF, ...this.route.headers, "x-request-id": this.requestId }
+    this.pageFormat = Option.isSome(settings.errorPage) && asksForHtml(this.request.headers["accept"]) &&
+        (this.route?.page ?? settings.table.pageAt(this.path))
+      ? settings.errorPage
+      : Option.none()
+  }
+
+  get table(): RouteTable {
+    return this.settings.table
+  }
+
+  get unavailable(): (defect: unknown) => boolean {
+    return this.settings.unavailable
+  }
+
+  get envelope(): EnvelopeStyle {
+    return this.settings.envelope
+  }
+
+  /** Whether the body the conventions read decodes with the route's payload schema (for classifying a decode error). */
+  readonly bodyDecodes = (): boolean =>
+    Option.match(this.route?.payloadSchema ?? Option.none(), {
+      onNone: () => true,
+      onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(this.json))
+    })
+
+  start(): void {
+    const admit = this.settings.admit
+    if (admit === undefined) return this.proceed(undefined)
+    const fiber = Runtime.runFork(this.settings.runtime)(admit(this.request, this.route))
+    fiber.addObserver((exit) => Exit.isSuccess(exit) ? this.proceed(exit.value) : this.failed(exit.cause))
+  }
+
+  private proceed(admitted: Admitted | undefined): void {
+    const { route, path, settings } = this
+    const { table, versioning, versionHeader } = settings
+    if (admitted !== undefined) Object.assign(this.headers, admitted.headers)
+    if (versioning !== undefined && versionHeader !== undefined && isVersioned(versioning, path)) {
+      const version = selectVersion(versioning, this.request.headers[versionHeader])
+      this.headers[versioning.header] = typeof version === "string" ? version : versioning.current
+      this.headers["vary"] = versioning.header
+      if (typeof version !== "string") return this.refuse(version, table.errorFormatAt(path))
+    }
+    if (admitted?.refusal !== undefined) return this.refuse(admitted.refusal, route?.errorFormat ?? table.errorFormatAt(path))
+    if (route === undefined) return this.answer()
+    const refusal = parameterRefusal(route, path, this.request.url)
+    if (refusal !== undefined) return this.refuse(refusal, route.errorFormat)
+    if (route.bodyTypes.size === 0) return this.answer()
+    if (route.streamedBody) {
+      const streamed = checkStreamedBody(this.request, route)
+      return streamed === undefined ? this.answer() : this.refuse(streamed.error, route.errorFormat, streamed.closeConnection)
+    }
+    readBody(this.request.source, route.maxBodyBytes, (read) => this.bodyRead(route, read))
+  }
+
+  private bodyRead(route: Route, read: BodyRead): void {
+    const checked = checkBody(this.request, route, read)
+    if (checked._tag === "Refused") return this.refuse(checked.error, route.errorFormat, checked.closeConnection)
+    this.request.bufferBody(checked.bytes, checked.json)
+    this.json = checked.json
+    this.answer()
+  }
+
+  /** The failure's format: the error page for a browser on a page route, else the route's own. */
+  private formatFor(own: Option.Option<ErrorFormat>): Option.Option<ErrorFormat> {
+    return Option.isSome(this.pageFormat) ? this.pageFormat : own
+  }
+
+  private refuse(error: ApiErrorInstance, own: Option.Option<ErrorFormat>, closeConnection = false): void {
+    if (closeConnection) this.headers["connection"] = "close"
+    this.send(respondWithError(error, this.formatFor(own), this.settings.envelope))
+  }
+
+  /** Writes the response with the conventions' headers and logs its line; what remains to write (a stream) runs after. */
+  private send(response: HttpServerResponse.HttpServerResponse): Effect.Effect<void> | undefined {
+    const { request, route } = this
+    this.settings.logRequest({
+      method: request.method,
+      route: route?.path ?? "unmatched",
+      status: response.status,
+      duration_ms: durationSince(this.started),
+      request_id: this.requestId
+    })
+    const rest = sendResponse(this.node, request.method, response, this.headers)
+    return rest
+  }
+
+  answerTimeout(): void {
+    const route = this.route!
+    if (this.node.headersSent) return
+    this.answeredByBudget = true
+    this.refuse(
+      new RequestTimeout({ message: `The request took longer than its ${route.timeBudgetMillis / 1000} seconds; retry it.` }),
+      route.errorFormat
+    )
+  }
+
+  /** The answer's fiber: its failures become responses; what handlers registered for the response runs on it. */
+  private answer(): void {
+    const { request, route, settings } = this
+    const { context, fiberRefs, runtimeFlags } = settings.runtime
+    const answer = settings.answering(request, route, this.path)
+    const services = answer.services ?? new Map(context.unsafeMap)
+    services.set(HttpServerRequest.HttpServerRequest.key, request)
+    const handled = Effect.catchAllCause(answer.effect, (cause) => translateFailure(cause, this, "app"))
+    // A streamed body cannot be fingerprinted or replayed without buffering it: no `around` (idempotency).
+    const wrapped = settings.around === undefined || route?.streamedBody === true ? handled : settings.around(request, handled)
+    const translated = wrapped === handled
+      ? handled
+      : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, this, "conventions"))
+    const answered = Effect.flatMap(translated, (response) =>
+      Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handler) =>
+        handler._tag === "None"
+          ? this.finish(response)
+          : Effect.flatMap(handler.value(request, response), (final) => this.finish(final))))
+    // A timer, not a racing fiber: every request pays for the budget, few reach it.
+    if (route !== undefined) this.timer = setTimeout(budgetSpent, route.timeBudgetMillis, this)
+    const fiber = Runtime.runFork(Runtime.make({ context: Context.unsafeMake(services), fiberRefs, runtimeFlags }))(
+      Effect.uninterruptible(answered)
+    )
+    fiber.addObserver((exit) => {
+      clearTimeout(this.timer)
+      if (Exit.isFailure(exit)) this.failed(exit.cause)
+    })
+    this.node.on("close", () => {
+      if (!this.node.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
+    })
+  }
+
+  private finish(response: HttpServerResponse.HttpServerResponse): Effect.Effect<void> {
+    clearTimeout(this.timer)
+    if (this.answeredByBudget) return Effect.void
+    return this.send(response) ?? Effect.void
+  }
+
+  /** A failure nothing translated (a defect in the conventions' own effects), or a client that went away. */
+  private failed(cause: Cause.Cause<unknown>): void {
+    const { node } = this
+    // A client that went away interrupted its request: nothing failed.
+    if (!Cause.isInterruptedOnly(cause)) {
+      Runtime.runFork(this.settings.runtime)(Effect.logError("a request failed outside the conventions", cause))
+    }
+    if (!node.headersSent) node.writeHead(500)
+    if (!node.writableEnded) node.end()
   }
 }

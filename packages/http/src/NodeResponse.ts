@@ -4,11 +4,16 @@ import type { OutgoingHttpHeaders, ServerResponse } from "node:http"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 
-const headersOf = (response: HttpServerResponse.HttpServerResponse): OutgoingHttpHeaders => {
-  if (Cookies.isEmpty(response.cookies)) return response.headers
+/** The response's headers (its cookies as Set-Cookie), then `extra` over them. */
+const headersOf = (
+  response: HttpServerResponse.HttpServerResponse,
+  extra: Readonly<Record<string, string>> | undefined
+): OutgoingHttpHeaders => {
+  const merged: OutgoingHttpHeaders = extra === undefined ? response.headers : { ...response.headers, ...extra }
+  if (Cookies.isEmpty(response.cookies)) return merged
   const cookies = Cookies.toSetCookieHeaders(response.cookies)
   const own = response.headers["set-cookie"]
-  return { ...response.headers, "set-cookie": own === undefined ? cookies : [...cookies, own] }
+  return { ...merged, "set-cookie": own === undefined ? cookies : [...cookies, own] }
 }
 
 /** Writes a stream body chunk by chunk, waiting for the socket to drain when its buffer is full. */
@@ -30,26 +35,28 @@ const writeStream = (
 }
 
 /**
- * Sends a response on a Node ServerResponse: status, headers (cookies as Set-Cookie) and body,
- * in one write where the body is already bytes. A stream body is written as an Effect (it may
- * wait for the socket); everything else is written at once. Nothing is written twice.
+ * Sends a response on a Node ServerResponse: status, headers (cookies as Set-Cookie, `extra` over the
+ * response's own) and body, in one write where the body is already bytes. Returns the effect that
+ * still has to run when the body is a stream (it may wait for the socket), else undefined: everything
+ * else is written at once. Nothing is written twice.
  */
-export const writeResponse = (
+export const sendResponse = (
   node: ServerResponse,
   method: string,
-  response: HttpServerResponse.HttpServerResponse
-): Effect.Effect<void> => {
-  if (node.writableEnded || node.headersSent) return Effect.void
-  const headers = headersOf(response)
+  response: HttpServerResponse.HttpServerResponse,
+  extra?: Readonly<Record<string, string>>
+): Effect.Effect<void> | undefined => {
+  if (node.writableEnded || node.headersSent) return undefined
+  const headers = headersOf(response, extra)
   const body = response.body
   if (method === "HEAD" || body._tag === "Empty") {
     node.writeHead(response.status, headers).end()
-    return Effect.void
+    return undefined
   }
   switch (body._tag) {
     case "Uint8Array":
       node.writeHead(response.status, headers).end(body.body)
-      return Effect.void
+      return undefined
     case "Raw": {
       const raw = body.body as unknown
       if (raw instanceof Readable) {
@@ -57,7 +64,7 @@ export const writeResponse = (
         return Effect.promise(() => pipeline(raw, node).catch(() => node.destroy()))
       }
       node.writeHead(response.status, headers).end(raw as string | Uint8Array)
-      return Effect.void
+      return undefined
     }
     case "FormData": {
       const encoded = new Response(body.formData)

@@ -10,8 +10,8 @@ import { parameterProblem } from "./TextRules.ts"
  * control character, and any query parameter, declared or not, holding one.
  */
 export const parameterRefusal = (route: Route, path: string, url: string): ApiErrorInstance | undefined => {
-  const values = path.split("/")
-  const names = route.path.split("/")
+  const names = route.paramNames.length === 0 ? [] : route.path.split("/")
+  const values = names.length === 0 ? [] : path.split("/")
   for (let index = 0; index < names.length; index++) {
     const name = names[index]
     if (name === undefined || !name.startsWith(":")) continue

@@ -14,8 +14,15 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 /** The largest body a handler reads itself from the stream (the conventions buffer every other body first). */
 const MAX_UNBUFFERED_BODY_BYTES = 10 * 1024 * 1024
 
+/** A body the conventions have already read and checked: handlers decode from it instead of the stream. */
+interface BufferedBody {
+  readonly bytes: Buffer
+  readonly text: string
+  readonly json: unknown
+}
+
 /**
- * A Node request as an Effect HttpServerRequest, made once per request by the service's own
+ * A Node request as an Effect HttpServerRequest, made once per request by the conventions'
  * listener. `source` is the IncomingMessage, where `NodeHttpServerRequest.toIncomingMessage`
  * finds it (the conventions read bodies from it, and so does a streamed-body handler).
  */
@@ -30,9 +37,15 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
     readonly response: ServerResponse,
     readonly url: string = source.url ?? "/",
     private readonly headersOverride?: Headers.Headers,
-    private readonly remoteAddressOverride?: string
+    private readonly remoteAddressOverride?: string,
+    private buffered?: BufferedBody
   ) {
     super()
+  }
+
+  /** Keeps the body the conventions read (before the request reaches a handler): every reader then uses it. */
+  bufferBody(bytes: Buffer, json: unknown): void {
+    this.buffered = { bytes, text: bytes.toString("utf8"), json }
   }
 
   private readonly failure = (cause: unknown): HttpServerError.RequestError => new HttpServerError.RequestError({ request: this, reason: "Decode", cause })
@@ -59,6 +72,7 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
   }
 
   get text(): Effect.Effect<string, HttpServerError.RequestError> {
+    if (this.buffered !== undefined) return Effect.succeed(this.buffered.text)
     this.cachedText ??= Effect.runSync(Effect.cached(
       NodeStream.toString(() => this.source, { onFailure: this.failure, maxBytes: MAX_UNBUFFERED_BODY_BYTES })
     ))
@@ -66,6 +80,7 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
   }
 
   get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
+    if (this.buffered !== undefined) return Effect.succeed(this.buffered.json)
     return Effect.flatMap(this.text, (text) =>
       Effect.try({ try: () => (text === "" ? null : JSON.parse(text)) as unknown, catch: this.failure }))
   }
@@ -75,6 +90,10 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
   }
 
   get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpServerError.RequestError> {
+    if (this.buffered !== undefined) {
+      const { bytes } = this.buffered
+      return Effect.succeed(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
+    }
     return Effect.map(
       NodeStream.toUint8Array(() => this.source, { onFailure: this.failure, maxBytes: MAX_UNBUFFERED_BODY_BYTES }),
       (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
@@ -103,7 +122,8 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
       this.response,
       options.url ?? this.url,
       options.headers ?? this.headersOverride,
-      options.remoteAddress ?? this.remoteAddressOverride
+      options.remoteAddress ?? this.remoteAddressOverride,
+      this.buffered
     )
   }
 

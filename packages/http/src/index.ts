@@ -40,6 +40,7 @@ export {
   hashedAssets,
   IMMUTABLE
 } from "./pages/hashedAssets.ts"
-export { writeResponse } from "./NodeResponse.ts"
+export { sendResponse } from "./NodeResponse.ts"
+export { NodeServerRequest } from "./ServerRequest.ts"
 export * from "./RequestLog.ts"
 export { pathOf, percentDecoded, searchParamsOf } from "./RequestUrl.ts"

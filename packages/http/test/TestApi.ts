@@ -1,8 +1,10 @@
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, type HttpRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Ref, Schema } from "effect"
 import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import {
+  answerWith,
   type ApiVersioning,
   conventions,
   errorResponse,
@@ -127,20 +129,37 @@ const WidgetsLive = HttpApiBuilder.group(TestApi, "widgets", (handlers) =>
 
 export const HandlerCallsLive = Layer.effect(HandlerCalls, Ref.make(0))
 
-/** The test API served over real HTTP on a random port, with the shared conventions. */
-export const TestServerLive = HttpApiBuilder.serve().pipe(
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  Layer.provide(HttpApiBuilder.middleware(conventions({
-    api: TestApi,
-    versioning: testVersioning,
-    unavailable: (defect) => defect instanceof TestOutage
-  }))),
+/** Where the test API listens: `http://127.0.0.1:<port>`. */
+class TestServerUrl extends Context.Tag("test/TestServerUrl")<TestServerUrl, string>() {}
+
+/**
+ * The test API served over real HTTP on a random port with the shared conventions' listener around
+ * Effect's own router (services answer through their compiled dispatch instead; see @platform/service).
+ */
+export const TestServerLive = Layer.scoped(
+  TestServerUrl,
+  Effect.gen(function*() {
+    // The router itself, whose failures reach the conventions untranslated (HttpApiBuilder.httpApp would answer them).
+    const router = yield* HttpApiBuilder.Router.router
+    const listener = conventions({
+      api: TestApi,
+      versioning: testVersioning,
+      unavailable: (defect) => defect instanceof TestOutage
+    })(answerWith(router), yield* Effect.runtime<HttpRouter.HttpRouter.DefaultServices>())
+    const server = createServer(listener)
+    yield* Effect.acquireRelease(
+      Effect.async<void>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.void))),
+      () => Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+    )
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+).pipe(
   Layer.provide(HttpApiBuilder.api(TestApi).pipe(Layer.provide(WidgetsLive))),
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  Layer.provide([HttpApiBuilder.Router.Live, NodeHttpServer.layerContext]),
   Layer.provideMerge(HandlerCallsLive)
 )
 
-export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
-  const address = server.address
-  return address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "unix"
-})
+export const baseUrl = TestServerUrl

@@ -1,10 +1,9 @@
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpMiddleware, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { TestDatabase } from "@platform/database"
-import { conventions } from "@platform/http"
+import { serveHttpApi } from "@platform/service"
+import { freePort } from "@platform/testkit"
 import { expect, layer } from "@effect/vitest"
 import { Context, Deferred, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
-import { createServer } from "node:http"
 import { IdempotencyAnswerExpiryMigration, IdempotencyMigration } from "../src/IdempotencyMigration.ts"
 import { IdempotencyStore } from "../src/IdempotencyStore.ts"
 import { carriesNewSecret, idempotentRequests } from "../src/IdempotentRequests.ts"
@@ -35,31 +34,43 @@ const OrdersLive = HttpApiBuilder.group(OrdersApi, "orders", (handlers) =>
       }))
   }))
 
-const Served = HttpApiBuilder.serve().pipe(
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  Layer.provide(HttpApiBuilder.middleware(Effect.map(IdempotencyStore, (store) =>
-    conventions({ api: OrdersApi, around: idempotentRequests(store, { trustProxy: false }) })))),
-  Layer.provide(HttpApiBuilder.api(OrdersApi).pipe(Layer.provide(OrdersLive))),
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+/** Where the orders API listens. */
+class Port extends Context.Tag("test/Port")<Port, number>() {}
+
+// Served as every service serves its API: the service kit's listener, the conventions, idempotency around.
+const Served = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const port = yield* Effect.promise(freePort)
+    const store = yield* IdempotencyStore
+    return Layer.merge(
+      serveHttpApi({
+        name: "orders",
+        api: OrdersApi,
+        handlers: OrdersLive,
+        versioning: { header: "Orders-Version", supported: ["2026-01-01"], current: "2026-01-01", prefixes: ["/v1"] },
+        around: idempotentRequests(store, { trustProxy: false }),
+        settings: { port, host: "127.0.0.1", publicUrl: `http://127.0.0.1:${port}`, drainSeconds: 0 }
+      }),
+      Layer.succeed(Port, port)
+    )
+  })
+).pipe(
   Layer.provideMerge(Layer.effect(Gate, Effect.all({ open: Deferred.make<void>(), runs: Ref.make(0) }))),
-  Layer.provide(IdempotencyStore.layer),
+  Layer.provideMerge(IdempotencyStore.layer),
   Layer.provide(TestDatabase.layer({ "0001_idempotency": IdempotencyMigration, "0002_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration })),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )
 
 const order = (item: string, key: string) =>
-  Effect.flatMap(HttpServer.HttpServer, (server) => {
-    const address = server.address
-    const port = address._tag === "TcpAddress" ? address.port : 0
-    return Effect.promise(async () => {
+  Effect.flatMap(Port, (port) =>
+    Effect.promise(async () => {
       const response = await fetch(`http://127.0.0.1:${port}/v1/orders`, {
         method: "POST",
         headers: { "content-type": "application/json", "idempotency-key": key },
         body: JSON.stringify({ item })
       })
       return { status: response.status, headers: response.headers, body: await response.json() as any }
-    })
-  })
+    }))
 
 layer(Served, { excludeTestServices: true })("Idempotency-Key over real HTTP", (it) => {
   it.effect("while the first request runs, the same key is 409 idempotency_in_progress; then it replays", () =>

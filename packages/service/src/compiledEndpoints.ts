@@ -11,11 +11,15 @@ import {
 import { Chunk, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 
 /** One endpoint compiled to a function of the request: the route's own work and nothing else. */
-export type CompiledEndpoint = (
-  request: HttpServerRequest.HttpServerRequest,
-  params: Readonly<Record<string, string>>,
-  search: Readonly<Record<string, string | Array<string>>>
-) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>
+export interface CompiledEndpoint {
+  /** Its group's services: the fiber that runs it must have them (with the runtime's over them). */
+  readonly context: Context.Context<never>
+  readonly run: (
+    request: HttpServerRequest.HttpServerRequest,
+    params: Readonly<Record<string, string>>,
+    search: Readonly<Record<string, string | Array<string>>>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>
+}
 
 /**
  * The endpoints the service's groups compiled as they were built, by `METHOD path`. serveHttpApi
@@ -135,8 +139,8 @@ interface HandlerItem {
 
 /**
  * An endpoint as one function: its middleware, the parts of the request it declares decoded
- * synchronously, its handler in its group's context, its success encoded by precompiled
- * encoders. Decoding failures become HttpApiDecodeError as in HttpApiBuilder. Undefined for what
+ * synchronously, its handler, its success encoded by precompiled encoders; run in a fiber that
+ * has its group's context. Decoding failures become HttpApiDecodeError as in HttpApiBuilder. Undefined for what
  * is left to HttpApiBuilder's own pipeline (query schemas, multipart bodies).
  */
 const compile = (
@@ -155,9 +159,7 @@ const compile = (
   const encode = encoderOf(endpoint.successSchema as AnySchema)
   const tags = [...new Set([...groupMiddleware, ...endpoint.middlewares])] as Array<Middleware>
   const hasBody = endpoint.method !== "GET" && endpoint.method !== "HEAD" && endpoint.method !== "OPTIONS"
-  const inGroup = (effect: Effect.Effect<unknown, unknown, never>) =>
-    Effect.mapInputContext(effect, (input: Context.Context<never>) => Context.merge(context, input)) as Effect.Effect<unknown, unknown>
-  return (request, params, search) => {
+  const run: CompiledEndpoint["run"] = (request, params, search) => {
     const input: Record<string, unknown> = { request }
     let decoded: Effect.Effect<unknown, ParseResult.ParseError> = Effect.void
     if (Option.isSome(decodePath)) {
@@ -173,7 +175,7 @@ const compile = (
       const decode = decodeHeaders.value
       decoded = Effect.zipRight(decoded, Effect.map(decode(request.headers), (headers) => (input["headers"] = headers)))
     }
-    const handled = Effect.flatMap(inGroup(Effect.suspend(() => item.handler(input))), encode)
+    const handled = Effect.flatMap(Effect.suspend(() => item.handler(input)), encode)
     const work = Effect.catchIf(
       decoded === Effect.void ? handled : Effect.zipRight(decoded, handled),
       ParseResult.isParseError,
@@ -181,6 +183,7 @@ const compile = (
     )
     return withMiddleware(tags, context, work)
   }
+  return { context, run }
 }
 
 /**

@@ -14,7 +14,7 @@ export interface NodeServerOptions {
   readonly publicDocuments: ReadonlyArray<PublicDocument>
 }
 
-/** The listening Node server; the app adds its request listener to it (see requestListener). */
+/** The listening Node server; the app adds its request listener to it (see serveHttpApi). */
 export class ListeningServer extends Context.Tag("@platform/service/ListeningServer")<ListeningServer, Server>() {}
 
 const listen = (server: Server, options: NodeServerOptions) =>

@@ -16,7 +16,6 @@ import { Effect, FiberRef, Layer, LogLevel } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
 import { ListeningServer, nodeServer } from "./nodeServer.ts"
 import { CompiledEndpoints } from "./compiledEndpoints.ts"
-import { requestListener } from "./requestListener.ts"
 import { dispatchRoutes } from "./routeDispatch.ts"
 import type { ServiceSettings } from "./ServiceConfig.ts"
 
@@ -88,8 +87,11 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
     const router = yield* HttpApiBuilder.Router.router
     // The request log line is an INFO line: written unless the runtime's minimum log level is above it.
     const logsInfo = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
-    const app = withConventions(logsInfo ? writeRequestLine : () => {})(dispatchRoutes(router, table, yield* CompiledEndpoints))
-    const listener = requestListener(app, yield* Effect.runtime<never>())
+    const runtime = yield* Effect.runtime<never>()
+    const listener = withConventions(logsInfo ? writeRequestLine : () => {})(
+      dispatchRoutes(router, table, yield* CompiledEndpoints, runtime.context),
+      runtime
+    )
     const server = yield* ListeningServer
     server.on("request", listener)
     yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", listener)))
