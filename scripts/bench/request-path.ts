@@ -81,14 +81,15 @@ layer adds to the row above it.
 ${rows.join("\n")}
 
 Reading the steps: running the handler as an Effect with a precompiled encoder costs little over bare node:http. The
-third row is Effect's own serving (HttpServer, its router, HttpApiBuilder's handler pipeline). Accounts does not use
-that serving (issue 13, item 2): its own node:http listener routes through the route table compiled from the HttpApi
-definition, runs one fiber per request on a runtime built once (no request scope, span or second router), answers the
+third row is Effect's own serving (HttpServer, its router, HttpApiBuilder's handler pipeline) of this one endpoint.
+Accounts does not use that serving (issue 13, item 2): the conventions are its node:http listener, in plain code (the
+route matched once in the table compiled from the HttpApi definition, every check and refusal without a fiber, the time
+budget a timer, the request line written directly), and one fiber per request on a runtime built once runs the
 endpoint compiled by its group (\`compiledGroup\`: middleware, synchronous decoders, the handler, a precompiled
-encoder), keeps the time budget with a timer instead of racing fibers and writes the request line directly. What is
-left between this row and the second is mostly our conventions as a chain of effects (request id, version, parameter
-and body checks, idempotency, time budget, headers, log line: about 30 µs when switched off together in a profile
-run); the next cut is the conventions as plain code around the compiled endpoint.
+encoder) with its services copied once from a map prepared per route. It serves the whole API (165 operations, the
+conventions, the log line) for about the CPU Effect's own serving spends on one endpoint. What is left between this
+row and the second is spread thin (profiles: the fiber and its context, the response object and its headers, the log
+line, GC); see "Targets" below for what 0.5× would take.
 Profile with \`BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"\`.
 `)
   process.stdout.write(`${rows.join("\n")}\n`)

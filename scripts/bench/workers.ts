@@ -3,17 +3,22 @@
  * behind one port (ACCOUNTS_WORKERS=1, then 2), on a fresh database of the PostgreSQL
  * server at ACCOUNTS_DATABASE_URL or TEST_DATABASE_URL, dropped at the end (the
  * embedded database takes one process only). autocannon,
- * 50 connections, against the discovery document (answered from memory) and
+ * 50 connections, against the discovery document (answered from memory), GET /v1/meta
+ * (a routed request with no query: the conventions, the dispatch, a compiled endpoint) and
  * GET /v1/me with a bearer (signature, sign-in lookup, account read). Writes req/s,
  * p50, p99 and the ratio to one worker to apps/accounts/docs/benchmarks.md.
  *
  * Unlike the other benchmarks the server is not pinned to core 1: two workers on one
  * core would measure nothing. The load generator keeps core 0 (scripts/bench/pinned),
- * so with two cores the second worker shares it with the load generator.
+ * so with two cores the second worker shares it with the load generator. A child
+ * inherits its parent's CPU affinity, so the server is started with every core of the
+ * machine allowed again (os.cpus(), not availableParallelism(), which counts only the
+ * cores this pinned process may use); without that, every worker ran on the load
+ * generator's core.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import type { LoadResult } from "./chainLoad.ts"
@@ -36,7 +41,10 @@ const env = { ...process.env, ACCOUNTS_PORT: String(port), ACCOUNTS_DATA_DIR: da
 const startAccounts = async (workers: number): Promise<ChildProcess> => {
   // The log goes to a file: read for readiness only, it costs the load generator nothing.
   const log = join(work, `accounts-${workers}.log`)
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "apps/accounts/src/main.ts")], {
+  const node = [process.execPath, "--import", "tsx", join(root, "apps/accounts/src/main.ts")]
+  const everyCore = existsSync("/usr/bin/taskset") ? ["/usr/bin/taskset", "-c", `0-${cpus().length - 1}`] : []
+  const [command, ...args] = [...everyCore, ...node]
+  const child = spawn(command!, args, {
     cwd: root,
     env: { ...env, ACCOUNTS_WORKERS: String(workers) },
     stdio: ["ignore", openSync(log, "w"), "inherit"]
@@ -109,6 +117,7 @@ const load = async (url: string, headers: Record<string, string>): Promise<LoadR
 
 const routes = [
   { label: "discovery document (from memory)", path: "/.well-known/openid-configuration", bearer: false },
+  { label: "GET /v1/meta (routed, no query)", path: "/v1/meta", bearer: false },
   { label: "GET /v1/me with a bearer (PostgreSQL)", path: "/v1/me", bearer: true }
 ]
 
@@ -145,7 +154,7 @@ writeSection(
   "workers",
   `## One process or two workers behind one port (\`npm run bench:workers\`)
 
-Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; database: a fresh one on the PostgreSQL server. autocannon, ${connections} connections (each handed to the next worker), ${seconds} s per target after a ${seconds} s warm-up. The server is not pinned (two workers on one core would measure nothing); the load generator is pinned to core 0, so on two cores the second worker shares that core with it.
+Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}; database: a fresh one on the PostgreSQL server. autocannon, ${connections} connections (each handed to the next worker), ${seconds} s per target after a ${seconds} s warm-up. The server may use every core (two workers on one core would measure nothing; it is started with every core allowed, not the load generator's pinning it would inherit); the load generator is pinned to core 0, so on two cores the second worker shares that core with it.
 
 | route | workers | req/s | p50 ms | p99 ms | × 1 worker | non-2xx |
 | --- | --- | --- | --- | --- | --- | --- |

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
-import { availableParallelism } from "node:os"
+import { cpus } from "node:os"
 
 /** Starts a bench server as its own process and resolves once it prints "ready" or answers `readyUrl`. */
 export const startServer = async (
@@ -11,8 +11,9 @@ export const startServer = async (
   // A server with a ready URL logs to /dev/null: its request log lines are written, as in production, but
   // not read by this process, which is busy generating load.
   // On a machine with two or more cores, servers get core 1 and the load generator (this process) core 0,
-  // so that the two do not steal time from each other and runs compare.
-  const pinned = availableParallelism() >= 2 && existsSync("/usr/bin/taskset")
+  // so that the two do not steal time from each other and runs compare. The machine's cores, not
+  // availableParallelism(): this process is pinned to core 0 already, and that counts one.
+  const pinned = cpus().length >= 2 && existsSync("/usr/bin/taskset")
   const command = pinned ? "/usr/bin/taskset" : process.execPath
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to every server's node, for profiling.
   const node = [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter((arg) => arg !== "") ?? []), "--import", "tsx", script]
