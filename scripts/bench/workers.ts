@@ -12,8 +12,7 @@
  * core would measure nothing. The load generator keeps core 0 (scripts/bench/pinned),
  * so with two cores the second worker shares it with the load generator. A child
  * inherits its parent's CPU affinity, so the server is started with every core of the
- * machine allowed again (os.cpus(), not availableParallelism(), which counts only the
- * cores this pinned process may use); without that, every worker ran on the load
+ * machine allowed again (onCores); without that, every worker ran on the load
  * generator's core.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
@@ -25,6 +24,7 @@ import type { LoadResult } from "./chainLoad.ts"
 import { cannon, connections, databaseUrl, root, seconds } from "./lineup.ts"
 import { machine, writeSection } from "./report.ts"
 import { createScratchDatabase } from "./scratchDatabase.ts"
+import { onCores } from "./servers/spawn.ts"
 
 const port = 4189
 const base = `http://127.0.0.1:${port}`
@@ -41,9 +41,7 @@ const env = { ...process.env, ACCOUNTS_PORT: String(port), ACCOUNTS_DATA_DIR: da
 const startAccounts = async (workers: number): Promise<ChildProcess> => {
   // The log goes to a file: read for readiness only, it costs the load generator nothing.
   const log = join(work, `accounts-${workers}.log`)
-  const node = [process.execPath, "--import", "tsx", join(root, "apps/accounts/src/main.ts")]
-  const everyCore = existsSync("/usr/bin/taskset") ? ["/usr/bin/taskset", "-c", `0-${cpus().length - 1}`] : []
-  const [command, ...args] = [...everyCore, ...node]
+  const [command, ...args] = onCores(`0-${cpus().length - 1}`, [process.execPath, "--import", "tsx", join(root, "apps/accounts/src/main.ts")])
   const child = spawn(command!, args, {
     cwd: root,
     env: { ...env, ACCOUNTS_WORKERS: String(workers) },

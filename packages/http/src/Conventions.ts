@@ -156,7 +156,6 @@ class Exchange implements FailureContext {
   /** Set once the time budget has answered: the work's own answer, when it comes, is neither sent nor logged. */
   private answeredByBudget = false
   private timer: ReturnType<typeof setTimeout> | undefined
-  private json: unknown = undefined
 
   constructor(private readonly settings: Settings, source: IncomingMessage, readonly node: ServerResponse) {
     this.request = new NodeServerRequest(source, node)
@@ -188,7 +187,7 @@ class Exchange implements FailureContext {
   readonly bodyDecodes = (): boolean =>
     Option.match(this.route?.payloadSchema ?? Option.none(), {
       onNone: () => true,
-      onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(this.json))
+      onSome: (schema) => Either.isRight(Schema.decodeUnknownEither(schema)(this.request.bufferedJson))
     })
 
   start(): void {
@@ -224,7 +223,6 @@ class Exchange implements FailureContext {
     const checked = checkBody(this.request, route, read)
     if (checked._tag === "Refused") return this.refuse(checked.error, route.errorFormat, checked.closeConnection)
     this.request.bufferBody(checked.bytes, checked.json)
-    this.json = checked.json
     this.answer()
   }
 
@@ -233,9 +231,11 @@ class Exchange implements FailureContext {
     return Option.isSome(this.pageFormat) ? this.pageFormat : own
   }
 
+  /** Answers at once, outside any fiber (an error page whose body is a stream still gets written, in one). */
   private refuse(error: ApiErrorInstance, own: Option.Option<ErrorFormat>, closeConnection = false): void {
     if (closeConnection) this.headers["connection"] = "close"
-    this.send(respondWithError(error, this.formatFor(own), this.settings.envelope))
+    const rest = this.send(respondWithError(error, this.formatFor(own), this.settings.envelope))
+    if (rest !== undefined) Runtime.runFork(this.settings.runtime)(rest)
   }
 
   /** Writes the response with the conventions' headers and logs its line; what remains to write (a stream) runs after. */
@@ -248,8 +248,7 @@ class Exchange implements FailureContext {
       duration_ms: durationSince(this.started),
       request_id: this.requestId
     })
-    const rest = sendResponse(this.node, request.method, response, this.headers)
-    return rest
+    return sendResponse(this.node, request.method, response, this.headers)
   }
 
   answerTimeout(): void {
@@ -294,8 +293,8 @@ class Exchange implements FailureContext {
     })
   }
 
+  // The timer is cleared when the fiber ends; until then it finds the answer's headers sent and does nothing.
   private finish(response: HttpServerResponse.HttpServerResponse): Effect.Effect<void> {
-    clearTimeout(this.timer)
     if (this.answeredByBudget) return Effect.void
     return this.send(response) ?? Effect.void
   }

@@ -43,6 +43,11 @@ export class NodeServerRequest extends Inspectable.Class implements HttpServerRe
     super()
   }
 
+  /** The JSON of the body the conventions read, if they read one (undefined otherwise, or for a form). */
+  get bufferedJson(): unknown {
+    return this.buffered?.json
+  }
+
   /** Keeps the body the conventions read (before the request reaches a handler): every reader then uses it. */
   bufferBody(bytes: Buffer, json: unknown): void {
     this.buffered = { bytes, text: bytes.toString("utf8"), json }
