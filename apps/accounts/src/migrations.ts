@@ -16,6 +16,7 @@ import { EventsMigration } from "./events/EventsMigration.ts"
 import { EventPositionsMigration } from "./events/EventPositionsMigration.ts"
 import { SubscriptionsMigration } from "./subscriptions/SubscriptionsMigration.ts"
 import { SigninsMigration } from "./oauth/SigninsMigration.ts"
+import { SigninViewChangesMigration } from "./oauth/SigninViewChangesMigration.ts"
 import { ProvidersFormPostMigration, ProvidersMigration } from "./providers/ProvidersMigration.ts"
 import { ProfileMigration } from "./profile/ProfileMigration.ts"
 import { SignupPhotosMigration } from "./profile/SignupPhotosMigration.ts"
@@ -69,5 +70,6 @@ export const accountsMigrations: Migrations = {
   "0031_idempotency_answer_expiry": IdempotencyAnswerExpiryMigration,
   "0032_account_event_positions": EventPositionsMigration,
   "0033_signup_photos": SignupPhotosMigration,
-  "0034_login_streak_failures": LoginStreaksMigration
+  "0034_login_streak_failures": LoginStreaksMigration,
+  "0035_signin_view_changes": SigninViewChangesMigration
 }

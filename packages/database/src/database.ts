@@ -1,14 +1,12 @@
-import type { Notifications } from "./notifications.ts"
 import { SqlClient } from "@effect/sql"
-import type { PgClient } from "@effect/sql-pg"
 import { type ConfigError, Duration, Effect, Layer, Option, type Redacted } from "effect"
-import { clientLayer } from "./client-layer.ts"
+import { clientLayer, type DatabaseServices } from "./client-layer.ts"
 import { DatabaseConfig } from "./database-config.ts"
 import { DatabaseError, describeCause } from "./database-error.ts"
 import { parseDatabaseUrl } from "./database-url.ts"
 import { openEmbeddedDatabase, socketPort } from "./embedded/embedded-database.ts"
 import type { Migrations } from "./migrations.ts"
-import { connectPg, type PoolTimeouts } from "./pg-connection.ts"
+import { connectPg, openPg, type PoolTimeouts } from "./pg-connection.ts"
 import { inRealTime } from "./real-time.ts"
 
 export interface DatabaseOptions {
@@ -40,12 +38,12 @@ const outageTimeouts: PoolTimeouts = { connect: Duration.seconds(2), query: Dura
  * The service's database, migrated, for as long as the layer lives. Closing it closes the
  * pool and, for the embedded database this process hosts, stops serving it and closes it cleanly.
  */
-export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications, DatabaseError> =>
+export const layer = (options: DatabaseOptions): Layer.Layer<DatabaseServices, DatabaseError> =>
   clientLayer(
     Option.match(options.url, {
       onNone: () =>
         Effect.flatMap(openEmbeddedDatabase(options.dataDir), (embedded) =>
-          connectPg(
+          openPg(
             {
               host: embedded.socketDirectory,
               port: socketPort,
@@ -58,7 +56,7 @@ export const layer = (options: DatabaseOptions): Layer.Layer<SqlClient.SqlClient
           )),
       onSome: (url) =>
         Effect.flatMap(parseDatabaseUrl(url), (parsed) =>
-          connectPg(
+          openPg(
             {
               url: parsed.url,
               maxConnections: options.maxConnections ?? defaultMaxConnections,
@@ -78,7 +76,7 @@ export const layerConfig = (options: {
   readonly prefix: string
   readonly service: string
   readonly migrations: Migrations
-}): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications, DatabaseError | ConfigError.ConfigError> =>
+}): Layer.Layer<DatabaseServices, DatabaseError | ConfigError.ConfigError> =>
   Layer.unwrapEffect(
     Effect.map(
       DatabaseConfig(options),

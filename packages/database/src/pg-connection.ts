@@ -55,7 +55,26 @@ export const connectPg = (
   target: PgTarget,
   options: { readonly keepPlans?: boolean } = {}
 ): Effect.Effect<PgClient.PgClient, DatabaseError, Scope.Scope> =>
-  PgClient.fromPool({ acquire: openPool(connection, options.keepPlans === true) }).pipe(
+  Effect.map(openPg(connection, target, options), (opened) => opened.client)
+
+/** An opened client, with the pool under it and what answers at the other end. */
+export interface OpenedPg {
+  readonly client: PgClient.PgClient
+  readonly pool: Pg.Pool
+  readonly kind: ServerKind
+}
+
+/** `connectPg`, keeping the pool and the server's kind (for connections of one's own, such as a listener). */
+export const openPg = (
+  connection: PgConnection,
+  target: PgTarget,
+  options: { readonly keepPlans?: boolean } = {}
+): Effect.Effect<OpenedPg, DatabaseError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const { kind, pool } = yield* openPool(connection, options.keepPlans === true)
+    const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool) })
+    return { client, pool, kind }
+  }).pipe(
     Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make),
     Effect.mapError((error) => {
       const reason = describeCause(error)
@@ -109,9 +128,9 @@ const openPool = (connection: PgConnection, keepPlans: boolean) =>
           await pool.end()
           throw cause
         }
-        return pool
+        return { kind, pool }
       },
       catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
     }),
-    (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
+    ({ pool }) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
   )

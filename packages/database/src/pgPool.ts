@@ -34,7 +34,7 @@ export interface PoolOptions {
 }
 
 /** Reaches the socket under a pg client: pg offers no public way to drop a connection that hangs. */
-const socketOf = (client: Pg.Client): { destroy: (error: Error) => void } | undefined =>
+export const socketOf = (client: Pg.Client): { destroy: (error: Error) => void } | undefined =>
   (client as unknown as { connection?: { stream?: { destroy: (error: Error) => void } } }).connection?.stream
 
 const clientClass = (options: PoolOptions): typeof Pg.Client =>

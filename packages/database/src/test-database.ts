@@ -1,15 +1,12 @@
-import type { Notifications } from "./notifications.ts"
-import type { SqlClient } from "@effect/sql"
-import type { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
-import { clientLayer } from "./client-layer.ts"
+import { clientLayer, type DatabaseServices } from "./client-layer.ts"
 import { DatabaseError, describeCause } from "./database-error.ts"
 import { parseDatabaseUrl } from "./database-url.ts"
 import { emptyDatabaseTemplate } from "./embedded/empty-database-template.ts"
 import { servePGlite } from "./embedded/pglite-socket-server.ts"
 import type { Migrations } from "./migrations.ts"
-import { connectPg } from "./pg-connection.ts"
+import { connectPg, openPg } from "./pg-connection.ts"
 import { inRealTime } from "./real-time.ts"
 
 const serverUrl = (): string | undefined => {
@@ -34,13 +31,13 @@ export const provision: Effect.Effect<{ readonly url: string }, DatabaseError, S
  * An isolated, empty database with `migrations` applied, for the tests that build this layer
  * (each build gets its own). Against PGlite it has one connection, like the embedded mode.
  */
-export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications> =>
+export const layer = (migrations: Migrations): Layer.Layer<DatabaseServices> =>
   clientLayer(
     Effect.gen(function*() {
       const { url } = yield* provision
       const parsed = yield* parseDatabaseUrl(Redacted.make(url))
       // On PGlite connectPg keeps to one connection and unnamed statements, as in embedded mode.
-      return yield* connectPg({ url: parsed.url, maxConnections: 5 }, parsed, { keepPlans: true })
+      return yield* openPg({ url: parsed.url, maxConnections: 5 }, parsed, { keepPlans: true })
     }),
     migrations
   ).pipe(Layer.orDie)
@@ -51,11 +48,11 @@ export const layer = (migrations: Migrations): Layer.Layer<SqlClient.SqlClient |
  */
 export const sharedByProcesses = (
   migrations: Migrations
-): Effect.Effect<Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | Notifications>, DatabaseError, Scope.Scope> =>
+): Effect.Effect<Layer.Layer<DatabaseServices>, DatabaseError, Scope.Scope> =>
   Effect.map(provision, ({ url }) =>
     clientLayer(
       Effect.flatMap(parseDatabaseUrl(Redacted.make(url)), (parsed) =>
-        connectPg({ url: parsed.url, maxConnections: 5 }, parsed, { keepPlans: true })),
+        openPg({ url: parsed.url, maxConnections: 5 }, parsed, { keepPlans: true })),
       migrations
     ).pipe(Layer.orDie))
 

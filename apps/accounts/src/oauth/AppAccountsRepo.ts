@@ -1,8 +1,9 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { rowsDecoder } from "@platform/database"
+import { CommittedChanges, exactCache, rowsDecoder } from "@platform/database"
 import { Effect, Option, Schema } from "effect"
 import { AccountRow } from "../accounts/AccountRow.ts"
 import { AppStatus } from "../apps/AppRecord.ts"
+import { SIGNIN_VIEW_CHANNEL } from "./signinViewChannel.ts"
 
 /** Everything an app-facing answer needs of one account, read in one statement. */
 export const AppAccountRow = Schema.Struct({
@@ -59,22 +60,34 @@ export const appSigninViewOf = (sql: SqlClient.SqlClient, signinId: string | Sta
     WHERE si.id = ${signinId}
   `
 
+// Enough for every sign-in answered in the last minutes of a busy server; each entry is a few hundred bytes.
+const VIEW_CACHE_CAPACITY = 20_000
+
 /**
- * App sign-ins read with their account as the app sees it.
+ * App sign-ins read with their account as the app sees it. On a PostgreSQL server the views are
+ * kept in an exact cache: the tables they read announce every committed change
+ * (SigninViewChangesMigration), and each lookup first makes sure every change committed before it
+ * has been heard, so a revocation, a removed access or a changed profile is seen at once by every
+ * process.
  *
  * Database failures: SqlError is a defect (no caller can act on one).
  */
 export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts/AppAccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const changes = yield* Effect.serviceOption(CommittedChanges)
 
-    /** One statement for what userinfo and introspection read of a sign-in. */
-    const findBySignin = (signinId: string): Effect.Effect<Option.Option<AppSigninView>> =>
-      appSigninViewOf(sql, signinId).pipe(
-        Effect.orDie,
-        Effect.flatMap(decodeAppSigninViews),
-        Effect.map((rows) => Option.fromNullable(rows[0]))
-      )
+    /** One statement for what userinfo, introspection and proofs read of a sign-in. */
+    const findBySignin: (signinId: string) => Effect.Effect<Option.Option<AppSigninView>> = exactCache({
+      watch: Option.flatMap(changes, (changes) => changes.watch(SIGNIN_VIEW_CHANNEL)),
+      capacity: VIEW_CACHE_CAPACITY,
+      load: (signinId: string) =>
+        appSigninViewOf(sql, signinId).pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeAppSigninViews),
+          Effect.map((rows) => Option.fromNullable(rows[0]))
+        )
+    })
 
     return { findBySignin } as const
   })

@@ -1,0 +1,101 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { TestDatabase } from "@platform/database"
+import { ServiceUrl } from "@platform/testkit"
+import { Context, Effect, ExecutionStrategy, Layer, Scope } from "effect"
+import { accountsMigrations } from "../src/migrations.ts"
+import { appSigninViewOf } from "../src/oauth/AppAccountsRepo.ts"
+import { SIGNIN_VIEW_CHANNEL } from "../src/oauth/signinViewChannel.ts"
+import { accountsServerOn, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
+import { appTokens } from "./support/appTokens.ts"
+import { callWithBearer } from "./support/bearer.ts"
+import { createCarbon } from "./support/carbons.ts"
+import { appBasic, memberApp } from "./support/events.ts"
+import { fetchAnswer } from "./support/http.ts"
+import { signInDirectly } from "./support/signIn.ts"
+
+type Database = Layer.Layer<SqlClient.SqlClient>
+
+/**
+ * An accounts server on `database` with a pool (and a change listener) of its own, as another process
+ * has; given `publicUrl`, it serves under that name (as the workers behind one address do) and the
+ * test reaches it at its own port.
+ */
+const startServer = (database: Database, publicUrl?: string) =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
+    const server = yield* Layer.buildWithScope(accountsServerOn(database, publicUrl === undefined ? {} : { publicUrl }), scope)
+    const running = Context.get(server, AccountsUnderTest)
+    return Context.add(server, AccountsUnderTest, { ...running, url: Context.get(server, ServiceUrl) })
+  })
+
+type Server = Effect.Effect.Success<ReturnType<typeof startServer>>
+
+const on = <A, E, R>(server: Server, effect: Effect.Effect<A, E, R>) => Effect.provide(effect, server)
+
+const userinfo = (server: Server, accessToken: string) => on(server, callWithBearer("GET", "/v1/userinfo", accessToken))
+
+const introspect = (server: Server, app: { readonly appId: string; readonly secret: string }, token: string) =>
+  Effect.promise(() =>
+    fetchAnswer(`${Context.get(server, AccountsUnderTest).url}/v1/oauth/introspect`, {
+      method: "POST",
+      headers: { ...appBasic(app), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token }).toString()
+    })
+  )
+
+describe("the app sign-in view across two servers on one database", () => {
+  it.scopedLive("userinfo and introspection on one server answer at once what the other has just committed: a new name, a sign-out, a removed access", () =>
+    Effect.gen(function*() {
+      const database = yield* TestDatabase.sharedByProcesses(accountsMigrations)
+      const one = yield* startServer(database)
+      const two = yield* startServer(database, Context.get(one, AccountsUnderTest).url)
+      const carbon = yield* on(one, createCarbon({ displayName: "Ada" }))
+      const { accessToken: accountToken } = yield* on(one, signInDirectly(carbon.uuid))
+      const app = yield* on(one, memberApp(carbon.uuid))
+
+      // Round after round, so that a view remembered by the second server would show.
+      for (const name of ["Ada L.", "Ada Lovelace", "A. Lovelace"]) {
+        const tokens = yield* on(one, appTokens(app, carbon.uuid))
+        expect((yield* userinfo(two, tokens.accessToken)).status).toBe(200)
+        expect((yield* introspect(two, app, tokens.accessToken)).body.active).toBe(true)
+
+        expect((yield* on(one, callWithBearer("PATCH", "/v1/me", accountToken, { display_name: name }))).status).toBe(200)
+        expect((yield* userinfo(two, tokens.accessToken)).body.name).toBe(name)
+
+        expect((yield* on(one, callWithBearer("POST", `/v1/me/apps/${app.appId}/sign-out`, accountToken))).status).toBe(200)
+        const signedOut = yield* userinfo(two, tokens.accessToken)
+        expect(signedOut.status).toBe(401)
+        expect(signedOut.body.error.code).toBe("token_revoked")
+        expect((yield* introspect(two, app, tokens.accessToken)).body).toEqual({ active: false })
+      }
+
+      const tokens = yield* on(one, appTokens(app, carbon.uuid))
+      expect((yield* userinfo(two, tokens.accessToken)).status).toBe(200)
+      expect((yield* on(one, callWithBearer("DELETE", `/v1/me/apps/${app.appId}`, accountToken))).status).toBe(204)
+      expect((yield* userinfo(two, tokens.accessToken)).body.error.code).toBe("token_revoked")
+    }), { timeout: 60_000 })
+
+  it.scopedLive("every table the view reads announces its changes on the view's channel", () =>
+    Effect.gen(function*() {
+      const sql = Context.get(yield* Layer.build(TestDatabase.layer(accountsMigrations)), SqlClient.SqlClient)
+      const [text, params] = appSigninViewOf(sql, "sig_any").compile()
+      const plans = yield* sql.unsafe<{ "QUERY PLAN": unknown }>(`EXPLAIN (FORMAT JSON) ${text}`, params)
+      const read = new Set<string>()
+      const collect = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(collect)
+        if (typeof node !== "object" || node === null) return
+        for (const [key, value] of Object.entries(node)) {
+          if (key === "Relation Name" && typeof value === "string") read.add(value)
+          else collect(value)
+        }
+      }
+      collect(plans.map((row) => row["QUERY PLAN"]))
+      const announcing = yield* sql<{ table_name: string }>`
+        SELECT c.relname AS table_name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE t.tgname = c.relname || '_notify_' || ${SIGNIN_VIEW_CHANNEL}
+      `
+      expect(read.size).toBeGreaterThanOrEqual(8)
+      expect([...read].filter((table) => !announcing.some((row) => row.table_name === table))).toEqual([])
+    }))
+})

@@ -1,0 +1,84 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Layer, Option } from "effect"
+import { changeTriggers, type ChangeWatch, CommittedChanges, TestDatabase } from "../src/index.ts"
+import { widgetMigrations } from "./fixtures/widgets.ts"
+
+const CHANNEL = "widget_changes"
+
+const announcedWidgets = {
+  ...widgetMigrations,
+  "0003_widget_changes": Effect.flatMap(SqlClient.SqlClient, (sql) => changeTriggers(sql, CHANNEL, ["widgets"]))
+}
+
+const fence = (watch: ChangeWatch) => Effect.async<boolean>((resume) => watch.fence((known) => resume(Effect.succeed(known))))
+
+/** Two "processes" on one database: one writes, the other watches. */
+const writerAndWatcher = Effect.gen(function*() {
+  const database = yield* TestDatabase.sharedByProcesses(announcedWidgets)
+  const writer = Context.get(yield* Layer.build(database), SqlClient.SqlClient)
+  const watcher = yield* Layer.build(database)
+  return { writer, watch: Context.get(watcher, CommittedChanges).watch(CHANNEL), watcherSql: Context.get(watcher, SqlClient.SqlClient) }
+})
+
+/** What the fence promises: a change committed before it was asked for has been counted when it answers. */
+const everyCommitCountedByTheNextFence = Effect.gen(function*() {
+  const { watch, writer } = yield* writerAndWatcher
+  const changes = Option.getOrThrow(watch)
+  expect(yield* fence(changes)).toBe(true)
+  for (let round = 0; round < 200; round++) {
+    const before = changes.generation()
+    yield* writer`INSERT INTO widgets (name) VALUES (${`w${round}`})`
+    expect(yield* fence(changes)).toBe(true)
+    expect(changes.generation()).toBeGreaterThan(before)
+  }
+  // A rolled-back write announces nothing; a statement that touches no row still counts (it may have).
+  const settled = changes.generation()
+  yield* writer.withTransaction(Effect.zipRight(writer`INSERT INTO widgets (name) VALUES ('gone')`, Effect.fail("undo")))
+    .pipe(Effect.ignore)
+  expect(yield* fence(changes)).toBe(true)
+  expect(changes.generation()).toBe(settled)
+  yield* writer`UPDATE widgets SET name = 'none' WHERE id < 0`
+  expect(yield* fence(changes)).toBe(true)
+  expect(changes.generation()).toBeGreaterThan(settled)
+})
+
+/** A listening connection that is cut may have missed reports: that counts as a change, and the watch listens again. */
+const aCutConnectionCountsAsAChange = Effect.gen(function*() {
+  const { watch, watcherSql, writer } = yield* writerAndWatcher
+  const changes = Option.getOrThrow(watch)
+  expect(yield* fence(changes)).toBe(true)
+  const before = changes.generation()
+  yield* watcherSql`
+    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+    WHERE datname = current_database() AND application_name = 'change-listener'
+  `
+  // Until the listener is back the fence answers false (callers read the database); then it counts again.
+  let known = yield* fence(changes)
+  while (!known) {
+    yield* Effect.sleep("100 millis")
+    known = yield* fence(changes)
+  }
+  expect(changes.generation()).toBeGreaterThan(before)
+  const listening = changes.generation()
+  yield* writer`INSERT INTO widgets (name) VALUES ('after')`
+  expect(yield* fence(changes)).toBe(true)
+  expect(changes.generation()).toBeGreaterThan(listening)
+})
+
+/** The embedded database is one session for every client: its notifications reach no listener, so nothing is watched. */
+const nothingWatchedOnTheEmbeddedDatabase = Effect.gen(function*() {
+  const { watch } = yield* writerAndWatcher
+  expect(Option.isNone(watch)).toBe(true)
+})
+
+describe("CommittedChanges", () => {
+  if (TestDatabase.hasServer) {
+    it.scopedLive("on a PostgreSQL server: every commit of another process is counted by the next fence (200 rounds); a rollback is not", () =>
+      everyCommitCountedByTheNextFence)
+    it.scopedLive("on a PostgreSQL server: a cut listening connection counts as a change, and the watch listens again", () =>
+      aCutConnectionCountsAsAChange)
+  } else {
+    it.scopedLive("on the embedded database: nothing is watched (caches read through)", () => nothingWatchedOnTheEmbeddedDatabase)
+  }
+})

@@ -1,0 +1,133 @@
+import { SqlClient } from "@effect/sql"
+import type { Connection as SqlConnection } from "@effect/sql/SqlConnection"
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Option } from "effect"
+import { type ChangeWatch, exactCache } from "../src/index.ts"
+
+/** A watch the test drives: `changed` counts a change, `known` says what the fence answers. */
+const fakeWatch = () => {
+  const state = { generation: 0, known: true, fences: 0 }
+  const watch: ChangeWatch = {
+    generation: () => state.generation,
+    fence: (done) => {
+      state.fences++
+      done(state.known)
+    }
+  }
+  return { state, watch: Option.some(watch) }
+}
+
+/** A load that counts its reads and answers the row's current value. */
+const rows = () => {
+  const values = new Map<string, string>()
+  let reads = 0
+  return {
+    values,
+    reads: () => reads,
+    load: (key: string) => Effect.sync(() => (reads++, values.get(key) ?? "missing"))
+  }
+}
+
+describe("exactCache", () => {
+  it.effect("answers a key from memory until a change is counted, then reads again; every lookup waits for the fence", () =>
+    Effect.gen(function*() {
+      const { state, watch } = fakeWatch()
+      const table = rows()
+      table.values.set("a", "one")
+      const get = exactCache({ watch, capacity: 10, load: table.load })
+      expect([yield* get("a"), yield* get("a")]).toEqual(["one", "one"])
+      expect(table.reads()).toBe(1)
+      expect(state.fences).toBe(2)
+      table.values.set("a", "two")
+      state.generation++
+      expect([yield* get("a"), yield* get("a")]).toEqual(["two", "two"])
+      expect(table.reads()).toBe(2)
+    }))
+
+  it.effect("a value read while a change is counted is answered but not kept", () =>
+    Effect.gen(function*() {
+      const { state, watch } = fakeWatch()
+      const reading = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      let reads = 0
+      const get = exactCache({
+        watch,
+        capacity: 10,
+        load: (_: string) =>
+          Effect.gen(function*() {
+            reads++
+            if (reads === 1) {
+              yield* Deferred.succeed(reading, undefined)
+              yield* Deferred.await(release)
+              return "read before the change"
+            }
+            return "read after the change"
+          })
+      })
+      const first = yield* Effect.fork(get("a"))
+      yield* Deferred.await(reading)
+      state.generation++
+      yield* Deferred.succeed(release, undefined)
+      expect(yield* Fiber.join(first)).toBe("read before the change")
+      expect(yield* get("a")).toBe("read after the change")
+    }))
+
+  it.effect("reads the database when the fence cannot tell, or without a watch at all", () =>
+    Effect.gen(function*() {
+      const { state, watch } = fakeWatch()
+      const table = rows()
+      const get = exactCache({ watch, capacity: 10, load: table.load })
+      yield* get("a")
+      state.known = false
+      yield* get("a")
+      yield* get("a")
+      expect(table.reads()).toBe(3)
+      const unwatched = exactCache({ watch: Option.none(), capacity: 10, load: table.load })
+      yield* unwatched("a")
+      yield* unwatched("a")
+      expect(table.reads()).toBe(5)
+    }))
+
+  it.effect("inside a transaction every lookup reads the database: the transaction may have written what it reads", () =>
+    Effect.gen(function*() {
+      const { watch } = fakeWatch()
+      const table = rows()
+      const get = exactCache({ watch, capacity: 10, load: table.load })
+      yield* get("a")
+      const inTransaction = Effect.provideService(get("a"), SqlClient.TransactionConnection, [{} as SqlConnection, 0])
+      yield* inTransaction
+      yield* inTransaction
+      expect(table.reads()).toBe(3)
+      yield* get("a")
+      expect(table.reads()).toBe(3)
+    }))
+
+  it.effect("keeps at most `capacity` keys: the oldest makes room", () =>
+    Effect.gen(function*() {
+      const { watch } = fakeWatch()
+      const table = rows()
+      const get = exactCache({ watch, capacity: 2, load: table.load })
+      yield* Effect.forEach(["a", "b", "c"], get)
+      expect(table.reads()).toBe(3)
+      yield* get("c")
+      yield* get("b")
+      expect(table.reads()).toBe(3)
+      yield* get("a")
+      expect(table.reads()).toBe(4)
+    }))
+
+  it.effect("a failed read is not kept", () =>
+    Effect.gen(function*() {
+      const { watch } = fakeWatch()
+      let reads = 0
+      const get = exactCache({
+        watch,
+        capacity: 10,
+        load: (_: string) => Effect.suspend(() => (++reads === 1 ? Effect.fail("down") : Effect.succeed("up")))
+      })
+      expect(yield* Effect.flip(get("a"))).toBe("down")
+      expect(yield* get("a")).toBe("up")
+      expect(yield* get("a")).toBe("up")
+      expect(reads).toBe(2)
+    }))
+})
