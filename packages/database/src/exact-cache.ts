@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import type { ChangeWatch } from "./committed-changes.ts"
+import { type ChangeWatch, CommittedChanges } from "./committed-changes.ts"
 
 /**
  * `load`, read through a cache that stays exact across processes. Every lookup first waits for
@@ -11,12 +11,22 @@ import type { ChangeWatch } from "./committed-changes.ts"
  * At `capacity` entries the oldest one makes room; `undefined` is never kept.
  */
 export const exactCache = <K, V, E, R>(options: {
-  readonly watch: Option.Option<ChangeWatch>
+  /** The channel on which every table `load` reads announces its changes (`changeTriggers`). */
+  readonly channel: string
   readonly capacity: number
   readonly load: (key: K) => Effect.Effect<V, E, R>
-}): (key: K) => Effect.Effect<V, E, R> => {
-  if (Option.isNone(options.watch)) return options.load
-  const watch = options.watch.value
+}): Effect.Effect<(key: K) => Effect.Effect<V, E, R>> =>
+  Effect.map(
+    Effect.serviceOption(CommittedChanges),
+    (changes) => cacheWith(Option.flatMap(changes, (changes) => changes.watch(options.channel)), options)
+  )
+
+const cacheWith = <K, V, E, R>(
+  watched: Option.Option<ChangeWatch>,
+  options: { readonly capacity: number; readonly load: (key: K) => Effect.Effect<V, E, R> }
+): (key: K) => Effect.Effect<V, E, R> => {
+  if (Option.isNone(watched)) return options.load
+  const watch = watched.value
   const { capacity, load } = options
   const entries = new Map<K, V>()
   let entriesGeneration = watch.generation()

@@ -6,9 +6,15 @@ import { widgetMigrations } from "./fixtures/widgets.ts"
 
 const CHANNEL = "widget_changes"
 
+const RENAMES_IGNORED = "widget_changes_but_names"
+
 const announcedWidgets = {
   ...widgetMigrations,
-  "0003_widget_changes": Effect.flatMap(SqlClient.SqlClient, (sql) => changeTriggers(sql, CHANNEL, ["widgets"]))
+  "0003_widget_changes": Effect.flatMap(SqlClient.SqlClient, (sql) => changeTriggers(sql, CHANNEL, ["widgets"])),
+  "0004_widget_changes_but_names": Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => changeTriggers(sql, RENAMES_IGNORED, [{ table: "widgets", ignoring: ["name"] }])
+  )
 }
 
 const fence = (watch: ChangeWatch) => Effect.async<boolean>((resume) => watch.fence((known) => resume(Effect.succeed(known))))
@@ -41,6 +47,24 @@ const everyCommitCountedByTheNextFence = Effect.gen(function*() {
   yield* writer`UPDATE widgets SET name = 'none' WHERE id < 0`
   expect(yield* fence(changes)).toBe(true)
   expect(changes.generation()).toBeGreaterThan(settled)
+})
+
+/** A table may ignore a column: an update that sets only that column is not announced, any other write is. */
+const anIgnoredColumnIsNotAChange = Effect.gen(function*() {
+  const database = yield* TestDatabase.sharedByProcesses(announcedWidgets)
+  const writer = Context.get(yield* Layer.build(database), SqlClient.SqlClient)
+  const watcher = Context.get(yield* Layer.build(database), CommittedChanges)
+  const everything = Option.getOrThrow(watcher.watch(CHANNEL))
+  const butNames = Option.getOrThrow(watcher.watch(RENAMES_IGNORED))
+  yield* writer`INSERT INTO widgets (name) VALUES ('a')`
+  expect(yield* fence(butNames)).toBe(true)
+  const [all, names] = [everything.generation(), butNames.generation()]
+  yield* writer`UPDATE widgets SET name = 'b'`
+  expect(yield* fence(butNames)).toBe(true)
+  expect([everything.generation() > all, butNames.generation()]).toEqual([true, names])
+  yield* writer`UPDATE widgets SET id = id + 100, name = 'c'`
+  expect(yield* fence(butNames)).toBe(true)
+  expect(butNames.generation()).toBeGreaterThan(names)
 })
 
 /** A listening connection that is cut may have missed reports: that counts as a change, and the watch listens again. */
@@ -76,6 +100,7 @@ describe("CommittedChanges", () => {
   if (TestDatabase.hasServer) {
     it.scopedLive("on a PostgreSQL server: every commit of another process is counted by the next fence (200 rounds); a rollback is not", () =>
       everyCommitCountedByTheNextFence)
+    it.scopedLive("on a PostgreSQL server: an update of an ignored column alone is not announced", () => anIgnoredColumnIsNotAChange)
     it.scopedLive("on a PostgreSQL server: a cut listening connection counts as a change, and the watch listens again", () =>
       aCutConnectionCountsAsAChange)
   } else {

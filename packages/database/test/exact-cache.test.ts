@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import type { Connection as SqlConnection } from "@effect/sql/SqlConnection"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option } from "effect"
-import { type ChangeWatch, exactCache } from "../src/index.ts"
+import { Deferred, Effect, Fiber, Layer, Option } from "effect"
+import { type ChangeWatch, CommittedChanges, exactCache } from "../src/index.ts"
 
 /** A watch the test drives: `changed` counts a change, `known` says what the fence answers. */
 const fakeWatch = () => {
@@ -14,8 +14,10 @@ const fakeWatch = () => {
       done(state.known)
     }
   }
-  return { state, watch: Option.some(watch) }
+  return { state, changes: Layer.succeed(CommittedChanges, { watch: () => Option.some(watch) }) }
 }
+
+const noChanges = Layer.succeed(CommittedChanges, { watch: () => Option.none() })
 
 /** A load that counts its reads and answers the row's current value. */
 const rows = () => {
@@ -31,10 +33,10 @@ const rows = () => {
 describe("exactCache", () => {
   it.effect("answers a key from memory until a change is counted, then reads again; every lookup waits for the fence", () =>
     Effect.gen(function*() {
-      const { state, watch } = fakeWatch()
+      const { changes, state } = fakeWatch()
       const table = rows()
       table.values.set("a", "one")
-      const get = exactCache({ watch, capacity: 10, load: table.load })
+      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(changes))
       expect([yield* get("a"), yield* get("a")]).toEqual(["one", "one"])
       expect(table.reads()).toBe(1)
       expect(state.fences).toBe(2)
@@ -46,12 +48,12 @@ describe("exactCache", () => {
 
   it.effect("a value read while a change is counted is answered but not kept", () =>
     Effect.gen(function*() {
-      const { state, watch } = fakeWatch()
+      const { changes, state } = fakeWatch()
       const reading = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
       let reads = 0
-      const get = exactCache({
-        watch,
+      const get = yield* exactCache({
+        channel: "rows",
         capacity: 10,
         load: (_: string) =>
           Effect.gen(function*() {
@@ -63,7 +65,7 @@ describe("exactCache", () => {
             }
             return "read after the change"
           })
-      })
+      }).pipe(Effect.provide(changes))
       const first = yield* Effect.fork(get("a"))
       yield* Deferred.await(reading)
       state.generation++
@@ -74,15 +76,15 @@ describe("exactCache", () => {
 
   it.effect("reads the database when the fence cannot tell, or without a watch at all", () =>
     Effect.gen(function*() {
-      const { state, watch } = fakeWatch()
+      const { changes, state } = fakeWatch()
       const table = rows()
-      const get = exactCache({ watch, capacity: 10, load: table.load })
+      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(changes))
       yield* get("a")
       state.known = false
       yield* get("a")
       yield* get("a")
       expect(table.reads()).toBe(3)
-      const unwatched = exactCache({ watch: Option.none(), capacity: 10, load: table.load })
+      const unwatched = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(noChanges))
       yield* unwatched("a")
       yield* unwatched("a")
       expect(table.reads()).toBe(5)
@@ -90,9 +92,9 @@ describe("exactCache", () => {
 
   it.effect("inside a transaction every lookup reads the database: the transaction may have written what it reads", () =>
     Effect.gen(function*() {
-      const { watch } = fakeWatch()
+      const { changes } = fakeWatch()
       const table = rows()
-      const get = exactCache({ watch, capacity: 10, load: table.load })
+      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(changes))
       yield* get("a")
       const inTransaction = Effect.provideService(get("a"), SqlClient.TransactionConnection, [{} as SqlConnection, 0])
       yield* inTransaction
@@ -104,9 +106,9 @@ describe("exactCache", () => {
 
   it.effect("keeps at most `capacity` keys: the oldest makes room", () =>
     Effect.gen(function*() {
-      const { watch } = fakeWatch()
+      const { changes } = fakeWatch()
       const table = rows()
-      const get = exactCache({ watch, capacity: 2, load: table.load })
+      const get = yield* exactCache({ channel: "rows", capacity: 2, load: table.load }).pipe(Effect.provide(changes))
       yield* Effect.forEach(["a", "b", "c"], get)
       expect(table.reads()).toBe(3)
       yield* get("c")
@@ -118,13 +120,13 @@ describe("exactCache", () => {
 
   it.effect("a failed read is not kept", () =>
     Effect.gen(function*() {
-      const { watch } = fakeWatch()
+      const { changes } = fakeWatch()
       let reads = 0
-      const get = exactCache({
-        watch,
+      const get = yield* exactCache({
+        channel: "rows",
         capacity: 10,
         load: (_: string) => Effect.suspend(() => (++reads === 1 ? Effect.fail("down") : Effect.succeed("up")))
-      })
+      }).pipe(Effect.provide(changes))
       expect(yield* Effect.flip(get("a"))).toBe("down")
       expect(yield* get("a")).toBe("up")
       expect(yield* get("a")).toBe("up")

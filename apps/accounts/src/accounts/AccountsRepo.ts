@@ -37,6 +37,10 @@ export interface NewAccount {
 
 const decodeAccounts = rowsDecoder(AccountRow)
 
+/** The account `uuid` (uuid-shaped): one statement on `accounts` alone. */
+export const accountByUuid = (sql: SqlClient.SqlClient, uuid: string) =>
+  sql`SELECT ${sql.literal(ACCOUNT_COLUMNS)} FROM accounts WHERE uuid = ${uuid}`
+
 /**
  * Account records, Carbons and Silicons: their rows, uuids, creation and profile.
  *
@@ -134,7 +138,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("accounts/Accou
     /** The account with this uuid (any status); none for text that is not uuid-shaped. */
     const findByUuid = (uuid: string): Effect.Effect<Option.Option<AccountRow>> =>
       isUuidShaped(uuid)
-        ? selectAccounts(sql`SELECT ${columns} FROM accounts WHERE uuid = ${uuid}`)
+        ? selectAccounts(accountByUuid(sql, uuid))
         : Effect.succeed(Option.none())
 
     /** Which of these uuids are active Carbons', in one read; text that is not uuid-shaped is none. */

@@ -1,6 +1,7 @@
 import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
 import { bearerToken } from "@platform/auth"
 import { sha256Hex } from "@platform/crypto"
+import { exactCache } from "@platform/database"
 import { cookieName, errorResponse, OriginNotAllowed, requireOrigin } from "@platform/http"
 import { Effect, Layer, Option, Schema } from "effect"
 import { AccountsConfig } from "../config.ts"
@@ -18,6 +19,7 @@ import {
 } from "./errors.ts"
 import type { SigninRow } from "../oauth/Signin.ts"
 import { SigninsRepo } from "../oauth/SigninsRepo.ts"
+import { SIGNIN_VIEW_CACHE_CAPACITY, SIGNIN_VIEW_CHANNEL } from "../oauth/signinViewChannel.ts"
 import { now } from "@platform/service"
 
 export const SESSION_COOKIE = "sa_session"
@@ -46,7 +48,18 @@ export class AccountAuth extends HttpApiMiddleware.Tag<AccountAuth>()("AccountAu
 
 type AuthError = typeof AccountAuthFailure.Type
 
-const live = (signin: SigninRow, now: Date): Effect.Effect<SigninRow, TokenRevoked | SessionExpired> =>
+/** What says whether a sign-in may act: all the bearer path keeps of it (a refresh's `last_used_at` is not announced). */
+type SigninLiveness = Pick<SigninRow, "id" | "account_uuid" | "client_id" | "revoked_at" | "expires_at">
+
+const livenessOf = ({ account_uuid, client_id, expires_at, id, revoked_at }: SigninRow): SigninLiveness => ({
+  id,
+  account_uuid,
+  client_id,
+  revoked_at,
+  expires_at
+})
+
+const live = <S extends SigninLiveness>(signin: S, now: Date): Effect.Effect<S, TokenRevoked | SessionExpired> =>
   signin.revoked_at !== null
     ? Effect.fail(new TokenRevoked({ message: "This sign-in was revoked; sign in again." }))
     : signin.expires_at.getTime() <= now.getTime()
@@ -70,6 +83,12 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
   const config = yield* AccountsConfig
   const tokens = yield* AccessTokens
   const signins = yield* SigninsRepo
+  // Every account route asks for its bearer's sign-in: from memory, exactly (see exactCache).
+  const signinOf = yield* exactCache({
+    channel: SIGNIN_VIEW_CHANNEL,
+    capacity: SIGNIN_VIEW_CACHE_CAPACITY,
+    load: (signinId: string) => Effect.map(signins.find(signinId), Option.map(livenessOf))
+  })
   const sessionCookie = cookieName({ production: config.environment === "production" }, SESSION_COOKIE)
 
   const fromBearer = (authorization: string, now: Date, developerRoute: DeveloperRoute) =>
@@ -97,7 +116,7 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
           }
         })
       )
-      const signin = yield* Effect.flatMap(signins.find(claims.sid), (found) =>
+      const signin = yield* Effect.flatMap(signinOf(claims.sid), (found) =>
         Option.match(found, {
           onNone: () => Effect.fail(new TokenRevoked({ message: "This sign-in no longer exists." })),
           onSome: (signin) => live(signin, now)

@@ -1,9 +1,9 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { CommittedChanges, exactCache, rowsDecoder } from "@platform/database"
+import { exactCache, rowsDecoder } from "@platform/database"
 import { Effect, Option, Schema } from "effect"
 import { AccountRow } from "../accounts/AccountRow.ts"
 import { AppStatus } from "../apps/AppRecord.ts"
-import { SIGNIN_VIEW_CHANNEL } from "./signinViewChannel.ts"
+import { SIGNIN_VIEW_CACHE_CAPACITY, SIGNIN_VIEW_CHANNEL } from "./signinViewChannel.ts"
 
 /** Everything an app-facing answer needs of one account, read in one statement. */
 export const AppAccountRow = Schema.Struct({
@@ -60,9 +60,6 @@ export const appSigninViewOf = (sql: SqlClient.SqlClient, signinId: string | Sta
     WHERE si.id = ${signinId}
   `
 
-// Enough for every sign-in answered in the last minutes of a busy server; each entry is a few hundred bytes.
-const VIEW_CACHE_CAPACITY = 20_000
-
 /**
  * App sign-ins read with their account as the app sees it. On a PostgreSQL server the views are
  * kept in an exact cache: the tables they read announce every committed change
@@ -75,13 +72,12 @@ const VIEW_CACHE_CAPACITY = 20_000
 export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts/AppAccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const changes = yield* Effect.serviceOption(CommittedChanges)
 
     /** One statement for what userinfo, introspection and proofs read of a sign-in. */
-    const findBySignin: (signinId: string) => Effect.Effect<Option.Option<AppSigninView>> = exactCache({
-      watch: Option.flatMap(changes, (changes) => changes.watch(SIGNIN_VIEW_CHANNEL)),
-      capacity: VIEW_CACHE_CAPACITY,
-      load: (signinId: string) =>
+    const findBySignin = yield* exactCache({
+      channel: SIGNIN_VIEW_CHANNEL,
+      capacity: SIGNIN_VIEW_CACHE_CAPACITY,
+      load: (signinId: string): Effect.Effect<Option.Option<AppSigninView>> =>
         appSigninViewOf(sql, signinId).pipe(
           Effect.orDie,
           Effect.flatMap(decodeAppSigninViews),

@@ -67,6 +67,10 @@ const decodeAccounts = rowsDecoder(AccountRow)
 export type RotationReading = "account" | "app"
 const firstSignin = (rows: unknown) => Effect.map(Effect.orDie(decodeSignins(rows)), (decoded) => Option.fromNullable(decoded[0]))
 
+/** The sign-in `signinId`: one statement on `signins` alone. */
+export const signinById = (sql: SqlClient.SqlClient, signinId: string) =>
+  sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where id = ${signinId}`
+
 /**
  * Sign-ins and their rotating refresh tokens (stored as SHA-256 digests).
  *
@@ -185,7 +189,7 @@ export class SigninsRepo extends Effect.Service<SigninsRepo>()("accounts/Signins
       }).pipe(Effect.orDie, Effect.withSpan("SigninsRepo.rotate"))
 
     const find = (signinId: string): Effect.Effect<Option.Option<SigninRow>> =>
-      Effect.flatMap(Effect.orDie(sql`select ${sql.literal(SIGNIN_COLUMNS)} from signins where id = ${signinId}`), firstSignin)
+      Effect.flatMap(Effect.orDie(signinById(sql, signinId)), firstSignin)
 
     const findByRefreshToken = (refreshToken: string): Effect.Effect<Option.Option<SigninRow>> =>
       Effect.flatMap(

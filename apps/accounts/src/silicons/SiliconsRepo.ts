@@ -36,6 +36,10 @@ export const CustodyPosition = Schema.Tuple(Schema.String, Schema.String)
 
 const decodeSilicons = rowsDecoder(SiliconRow)
 
+/** The Silicon `uuid` (uuid-shaped) with its custodian. */
+export const siliconByUuid = (sql: SqlClient.SqlClient, uuid: string) =>
+  sql`SELECT ${sql.literal(SILICON_COLUMNS)} FROM ${sql.literal(SILICON_FROM)} WHERE a.uuid = ${uuid}`
+
 /**
  * Silicon records: their `accounts` row with what only a Silicon has.
  *
@@ -78,7 +82,7 @@ export class SiliconsRepo extends Effect.Service<SiliconsRepo>()("accounts/Silic
       })
 
     const find = (uuid: string): Effect.Effect<Option.Option<SiliconRow>> =>
-      isUuidShaped(uuid) ? first(sql`SELECT ${columns} FROM ${from} WHERE a.uuid = ${uuid}`) : Effect.succeed(Option.none())
+      isUuidShaped(uuid) ? first(siliconByUuid(sql, uuid)) : Effect.succeed(Option.none())
 
     /** By `si:` handle (lower-cased already) while it holds it. */
     const findByHandle = (handle: string): Effect.Effect<Option.Option<SiliconRow>> =>

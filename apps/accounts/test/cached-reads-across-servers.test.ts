@@ -4,7 +4,10 @@ import { TestDatabase } from "@platform/database"
 import { ServiceUrl } from "@platform/testkit"
 import { Context, Effect, ExecutionStrategy, Layer, Scope } from "effect"
 import { accountsMigrations } from "../src/migrations.ts"
+import { accountByUuid } from "../src/accounts/AccountsRepo.ts"
 import { appSigninViewOf } from "../src/oauth/AppAccountsRepo.ts"
+import { signinById } from "../src/oauth/SigninsRepo.ts"
+import { siliconByUuid } from "../src/silicons/SiliconsRepo.ts"
 import { SIGNIN_VIEW_CHANNEL } from "../src/oauth/signinViewChannel.ts"
 import { accountsServerOn, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { appTokens } from "./support/appTokens.ts"
@@ -31,6 +34,13 @@ const startServer = (database: Database, publicUrl?: string) =>
 
 type Server = Effect.Effect.Success<ReturnType<typeof startServer>>
 
+/** Two servers on one fresh database, under one public name (as workers behind one address). */
+const twoServers = Effect.gen(function*() {
+  const database = yield* TestDatabase.sharedByProcesses(accountsMigrations)
+  const one = yield* startServer(database)
+  return [one, yield* startServer(database, Context.get(one, AccountsUnderTest).url)] as const
+})
+
 const on = <A, E, R>(server: Server, effect: Effect.Effect<A, E, R>) => Effect.provide(effect, server)
 
 const userinfo = (server: Server, accessToken: string) => on(server, callWithBearer("GET", "/v1/userinfo", accessToken))
@@ -44,12 +54,10 @@ const introspect = (server: Server, app: { readonly appId: string; readonly secr
     })
   )
 
-describe("the app sign-in view across two servers on one database", () => {
+describe("reads cached per process, across two servers on one database", () => {
   it.scopedLive("userinfo and introspection on one server answer at once what the other has just committed: a new name, a sign-out, a removed access", () =>
     Effect.gen(function*() {
-      const database = yield* TestDatabase.sharedByProcesses(accountsMigrations)
-      const one = yield* startServer(database)
-      const two = yield* startServer(database, Context.get(one, AccountsUnderTest).url)
+      const [one, two] = yield* twoServers
       const carbon = yield* on(one, createCarbon({ displayName: "Ada" }))
       const { accessToken: accountToken } = yield* on(one, signInDirectly(carbon.uuid))
       const app = yield* on(one, memberApp(carbon.uuid))
@@ -76,11 +84,30 @@ describe("the app sign-in view across two servers on one database", () => {
       expect((yield* userinfo(two, tokens.accessToken)).body.error.code).toBe("token_revoked")
     }), { timeout: 60_000 })
 
-  it.scopedLive("every table the view reads announces its changes on the view's channel", () =>
+  it.scopedLive("GET /v1/me on one server answers at once what the other has just committed: a new name, then the sign-in revoked", () =>
+    Effect.gen(function*() {
+      const [one, two] = yield* twoServers
+      const carbon = yield* on(one, createCarbon({ displayName: "Grace" }))
+      const me = (server: Server, token: string) => on(server, callWithBearer("GET", "/v1/me", token))
+
+      for (const name of ["Grace H.", "Grace Hopper"]) {
+        const { accessToken, signinId } = yield* on(one, signInDirectly(carbon.uuid))
+        const { accessToken: otherToken } = yield* on(one, signInDirectly(carbon.uuid))
+        expect((yield* me(two, accessToken)).status).toBe(200)
+        expect((yield* on(one, callWithBearer("PATCH", "/v1/me", otherToken, { display_name: name }))).status).toBe(200)
+        expect((yield* me(two, accessToken)).body.display_name).toBe(name)
+        expect((yield* on(one, callWithBearer("DELETE", `/v1/me/sessions/${signinId}`, otherToken))).status).toBe(204)
+        const revoked = yield* me(two, accessToken)
+        expect(revoked.status).toBe(401)
+        expect(revoked.body.error.code).toBe("token_revoked")
+      }
+    }), { timeout: 60_000 })
+
+  it.scopedLive("every table read by a cache on the view's channel (the view, a sign-in, an account, a Silicon) announces its changes there", () =>
     Effect.gen(function*() {
       const sql = Context.get(yield* Layer.build(TestDatabase.layer(accountsMigrations)), SqlClient.SqlClient)
-      const [text, params] = appSigninViewOf(sql, "sig_any").compile()
-      const plans = yield* sql.unsafe<{ "QUERY PLAN": unknown }>(`EXPLAIN (FORMAT JSON) ${text}`, params)
+      const uuid = "00000000-0000-4000-8000-000000000000"
+      const cachedReads = [appSigninViewOf(sql, "sig_any"), signinById(sql, "sig_any"), accountByUuid(sql, uuid), siliconByUuid(sql, uuid)]
       const read = new Set<string>()
       const collect = (node: unknown): void => {
         if (Array.isArray(node)) return node.forEach(collect)
@@ -90,12 +117,22 @@ describe("the app sign-in view across two servers on one database", () => {
           else collect(value)
         }
       }
-      collect(plans.map((row) => row["QUERY PLAN"]))
+      for (const statement of cachedReads) {
+        const [text, params] = statement.compile()
+        collect(yield* sql.unsafe(`EXPLAIN (FORMAT JSON) ${text}`, params))
+      }
       const announcing = yield* sql<{ table_name: string }>`
         SELECT c.relname AS table_name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
         WHERE t.tgname = c.relname || '_notify_' || ${SIGNIN_VIEW_CHANNEL}
       `
       expect(read.size).toBeGreaterThanOrEqual(8)
       expect([...read].filter((table) => !announcing.some((row) => row.table_name === table))).toEqual([])
+      // The sign-ins' trigger lists the columns whose update is a change: every column but last_used_at, new ones included.
+      const unannounced = yield* sql<{ column_name: string }>`
+        SELECT a.attname AS column_name FROM pg_attribute a
+        JOIN pg_trigger t ON t.tgrelid = a.attrelid AND t.tgname = ${`signins_notify_${SIGNIN_VIEW_CHANNEL}`}
+        WHERE a.attrelid = 'signins'::regclass AND a.attnum > 0 AND NOT a.attisdropped AND NOT (a.attnum = ANY (t.tgattr))
+      `
+      expect(unannounced.map((row) => row.column_name)).toEqual(["last_used_at"])
     }))
 })
