@@ -29,6 +29,7 @@ import { SiliconsMigration } from "./silicons/SiliconsMigration.ts"
 import { OpenStreamsMigration } from "./stream/OpenStreamsMigration.ts"
 import { ShortLivedTokensMigration } from "./short-lived-tokens/ShortLivedTokensMigration.ts"
 import { ProofsMigration } from "./proofs/ProofsMigration.ts"
+import { ProofViewChangesMigration } from "./proofs/ProofViewChangesMigration.ts"
 import { FederationsMigration } from "./federations/FederationsMigration.ts"
 import { ImportsMigration } from "./imports/ImportsMigration.ts"
 
@@ -71,5 +72,6 @@ export const accountsMigrations: Migrations = {
   "0032_account_event_positions": EventPositionsMigration,
   "0033_signup_photos": SignupPhotosMigration,
   "0034_login_streak_failures": LoginStreaksMigration,
-  "0035_signin_view_changes": SigninViewChangesMigration
+  "0035_signin_view_changes": SigninViewChangesMigration,
+  "0036_proof_view_changes": ProofViewChangesMigration
 }

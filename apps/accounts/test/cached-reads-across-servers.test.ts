@@ -8,6 +8,8 @@ import { accountByUuid } from "../src/accounts/AccountsRepo.ts"
 import { appSigninViewOf } from "../src/oauth/AppAccountsRepo.ts"
 import { signinById } from "../src/oauth/SigninsRepo.ts"
 import { siliconByUuid } from "../src/silicons/SiliconsRepo.ts"
+import { PROOF_VIEW_CHANNEL } from "../src/proofs/proofViewChannel.ts"
+import { verifiedProofOf } from "../src/proofs/ProofsRepo.ts"
 import { SIGNIN_VIEW_CHANNEL } from "../src/oauth/signinViewChannel.ts"
 import { accountsServerOn, AccountsUnderTest } from "./support/AccountsUnderTest.ts"
 import { appTokens } from "./support/appTokens.ts"
@@ -15,6 +17,7 @@ import { callWithBearer } from "./support/bearer.ts"
 import { createCarbon } from "./support/carbons.ts"
 import { appBasic, memberApp } from "./support/events.ts"
 import { fetchAnswer } from "./support/http.ts"
+import { basicOf, issued, jsonCall, type TestApp } from "./support/proofs.ts"
 import { signInDirectly } from "./support/signIn.ts"
 
 type Database = Layer.Layer<SqlClient.SqlClient>
@@ -103,36 +106,63 @@ describe("reads cached per process, across two servers on one database", () => {
       }
     }), { timeout: 60_000 })
 
-  it.scopedLive("every table read by a cache on the view's channel (the view, a sign-in, an account, a Silicon) announces its changes there", () =>
+  it.scopedLive("POST /v1/proofs/verify on one server answers at once what the other has just committed: a revocation, a sign-out", () =>
+    Effect.gen(function*() {
+      const [one, two] = yield* twoServers
+      const verify = (receiver: TestApp, proofToken: string) =>
+        on(two, jsonCall("POST", "/v1/proofs/verify", basicOf(receiver), { proof_token: proofToken }))
+
+      const revoked = yield* on(one, issued())
+      expect((yield* verify(revoked.receiver, revoked.proof.body.proof_token)).body.valid).toBe(true)
+      const revocation = yield* on(one, jsonCall("POST", "/v1/proofs/revoke", basicOf(revoked.issuer), { proof_id: revoked.proof.body.proof_id }))
+      expect(revocation.status).toBeLessThan(300)
+      expect((yield* verify(revoked.receiver, revoked.proof.body.proof_token)).body).toEqual({ valid: false, expires_at: null })
+
+      const signedOut = yield* on(one, issued())
+      expect((yield* verify(signedOut.receiver, signedOut.proof.body.proof_token)).body.valid).toBe(true)
+      const { accessToken: accountToken } = yield* on(one, signInDirectly(signedOut.carbon.uuid))
+      const signOut = yield* on(one, callWithBearer("POST", `/v1/me/apps/${signedOut.issuer.appId}/sign-out`, accountToken))
+      expect(signOut.status).toBe(200)
+      expect((yield* verify(signedOut.receiver, signedOut.proof.body.proof_token)).body).toEqual({ valid: false, expires_at: null })
+    }), { timeout: 60_000 })
+
+  it.scopedLive("every table read by a cache announces its changes on that cache's channel; a sign-in's last_used_at alone is no change", () =>
     Effect.gen(function*() {
       const sql = Context.get(yield* Layer.build(TestDatabase.layer(accountsMigrations)), SqlClient.SqlClient)
       const uuid = "00000000-0000-4000-8000-000000000000"
-      const cachedReads = [appSigninViewOf(sql, "sig_any"), signinById(sql, "sig_any"), accountByUuid(sql, uuid), siliconByUuid(sql, uuid)]
-      const read = new Set<string>()
-      const collect = (node: unknown): void => {
-        if (Array.isArray(node)) return node.forEach(collect)
-        if (typeof node !== "object" || node === null) return
-        for (const [key, value] of Object.entries(node)) {
-          if (key === "Relation Name" && typeof value === "string") read.add(value)
-          else collect(value)
-        }
+      const cachedReads = [
+        { channel: SIGNIN_VIEW_CHANNEL, statement: appSigninViewOf(sql, "sig_any") },
+        { channel: SIGNIN_VIEW_CHANNEL, statement: signinById(sql, "sig_any") },
+        { channel: SIGNIN_VIEW_CHANNEL, statement: accountByUuid(sql, uuid) },
+        { channel: SIGNIN_VIEW_CHANNEL, statement: siliconByUuid(sql, uuid) },
+        { channel: PROOF_VIEW_CHANNEL, statement: verifiedProofOf(sql, "hash", new Date()) }
+      ]
+      const tablesOf = (plan: unknown): ReadonlyArray<string> => {
+        if (Array.isArray(plan)) return plan.flatMap(tablesOf)
+        if (typeof plan !== "object" || plan === null) return []
+        return Object.entries(plan).flatMap(([key, value]) =>
+          key === "Relation Name" && typeof value === "string" ? [value] : tablesOf(value)
+        )
       }
-      for (const statement of cachedReads) {
+      for (const { channel, statement } of cachedReads) {
         const [text, params] = statement.compile()
-        collect(yield* sql.unsafe(`EXPLAIN (FORMAT JSON) ${text}`, params))
+        const read = new Set(tablesOf(yield* sql.unsafe(`EXPLAIN (FORMAT JSON) ${text}`, params)))
+        const announcing = yield* sql<{ table_name: string }>`
+          SELECT c.relname AS table_name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE t.tgname = c.relname || '_notify_' || ${channel}
+        `
+        expect(read.size).toBeGreaterThan(0)
+        expect({ channel, text, unannounced: [...read].filter((table) => !announcing.some((row) => row.table_name === table)) })
+          .toEqual({ channel, text, unannounced: [] })
       }
-      const announcing = yield* sql<{ table_name: string }>`
-        SELECT c.relname AS table_name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-        WHERE t.tgname = c.relname || '_notify_' || ${SIGNIN_VIEW_CHANNEL}
-      `
-      expect(read.size).toBeGreaterThanOrEqual(8)
-      expect([...read].filter((table) => !announcing.some((row) => row.table_name === table))).toEqual([])
-      // The sign-ins' trigger lists the columns whose update is a change: every column but last_used_at, new ones included.
-      const unannounced = yield* sql<{ column_name: string }>`
-        SELECT a.attname AS column_name FROM pg_attribute a
-        JOIN pg_trigger t ON t.tgrelid = a.attrelid AND t.tgname = ${`signins_notify_${SIGNIN_VIEW_CHANNEL}`}
-        WHERE a.attrelid = 'signins'::regclass AND a.attnum > 0 AND NOT a.attisdropped AND NOT (a.attnum = ANY (t.tgattr))
-      `
-      expect(unannounced.map((row) => row.column_name)).toEqual(["last_used_at"])
+      // The sign-ins' triggers list the columns whose update is a change: every column but last_used_at, new ones included.
+      for (const channel of [SIGNIN_VIEW_CHANNEL, PROOF_VIEW_CHANNEL]) {
+        const unannounced = yield* sql<{ column_name: string }>`
+          SELECT a.attname AS column_name FROM pg_attribute a
+          JOIN pg_trigger t ON t.tgrelid = a.attrelid AND t.tgname = ${`signins_notify_${channel}`}
+          WHERE a.attrelid = 'signins'::regclass AND a.attnum > 0 AND NOT a.attisdropped AND NOT (a.attnum = ANY (t.tgattr))
+        `
+        expect(unannounced.map((row) => row.column_name)).toEqual(["last_used_at"])
+      }
     }))
 })

@@ -3,25 +3,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { AccountsTest } from "./support/AccountsUnderTest.ts"
 import { createCarbon } from "./support/carbons.ts"
-import { appSignIn, basicOf, createApp, jsonCall, type TestApp } from "./support/proofs.ts"
+import { appSignIn, basicOf, createApp, issued, jsonCall, type TestApp } from "./support/proofs.ts"
 
 const INVALID = { valid: false, expires_at: null }
 
-/** An issuing app, a receiving app, a Carbon signed in to the issuing app, and a User verification proof. */
-const issued = (options: { readonly ttl?: number } = {}) =>
-  Effect.gen(function*() {
-    const issuer = yield* createApp()
-    const receiver = yield* createApp()
-    const carbon = yield* createCarbon()
-    const tokens = yield* appSignIn(issuer, carbon.uuid)
-    const proof = yield* jsonCall("POST", "/v1/proofs/user-verification", basicOf(issuer), {
-      subject_token: tokens.access_token,
-      receiving_app: receiver.appId,
-      scopes: ["read:files", "read:files"],
-      ...(options.ttl === undefined ? {} : { access_ttl_seconds: options.ttl })
-    })
-    return { issuer, receiver, carbon, tokens, proof }
-  })
 
 const verify = (app: TestApp, proofToken: unknown) => jsonCall("POST", "/v1/proofs/verify", basicOf(app), { proof_token: proofToken })
 

@@ -8,9 +8,10 @@ const identifier = /^[a-z_][a-z0-9_]*$/
 export type AnnouncedTable = string | { readonly table: string; readonly ignoring: ReadonlyArray<string> }
 
 /**
- * A migration step: every statement that writes to one of `tables` (insert, update, delete,
+ * A migration step: every row written to one of `tables` (inserted, updated, deleted; and a
  * truncate) sends a NOTIFY on `channel` when its transaction commits, whatever process wrote.
- * PostgreSQL folds a transaction's identical notifications into one. What `CommittedChanges`
+ * PostgreSQL folds a transaction's identical notifications into one. Row triggers, not statement
+ * triggers: a statement that writes no row (an update whose WHERE matched nothing) is no change. What `CommittedChanges`
  * follows; a table added later to what a cache reads needs this step again in a new migration.
  *
  * A table may ignore columns that no cache reads but that are written often (a last-used time):
@@ -39,7 +40,12 @@ export const changeTriggers = (
       const updates = ignoring.length === 0 ? "UPDATE" : `UPDATE OF ${(yield* columnsOf(sql, table, ignoring)).join(", ")}`
       yield* sql.unsafe(`
         CREATE TRIGGER ${table}_notify_${channel}
-        AFTER INSERT OR ${updates} OR DELETE OR TRUNCATE ON ${table}
+        AFTER INSERT OR ${updates} OR DELETE ON ${table}
+        FOR EACH ROW EXECUTE FUNCTION notify_${channel}()
+      `)
+      yield* sql.unsafe(`
+        CREATE TRIGGER ${table}_truncate_notify_${channel}
+        AFTER TRUNCATE ON ${table}
         FOR EACH STATEMENT EXECUTE FUNCTION notify_${channel}()
       `)
     }

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import { sha256Hex } from "@platform/crypto"
 import { ValidationFailed } from "@platform/http"
 import { randomUUID } from "node:crypto"
 import { Duration, Effect, Either, Option } from "effect"
@@ -210,7 +211,7 @@ export class Proofs extends Effect.Service<Proofs>()("accounts/Proofs", {
         if (typeof token !== "string" || !token.startsWith(PROOF_TOKEN_PREFIX) || token.length > 200) {
           return { answer: INVALID, hint: `Send {"proof_token": "sap_..."}: the proof token the issuing app gave you.` }
         }
-        const found = yield* repo.verifyToken(token, now)
+        const found = yield* repo.verifyToken(sha256Hex(token))
         if (Option.isNone(found)) return { answer: INVALID, hint: undefined }
         const row = found.value
         const live = row.token_expires.getTime() > now.getTime() &&

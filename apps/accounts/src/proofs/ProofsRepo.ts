@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { rowsDecoder } from "@platform/database"
+import { exactCache, rowsDecoder } from "@platform/database"
+import { now } from "@platform/service"
 import { Effect, Option, Schema } from "effect"
 import {
   PROOF_COLUMNS,
@@ -10,6 +11,7 @@ import {
   type ProofStatus,
   type RevokeReason
 } from "./Proof.ts"
+import { PROOF_VIEW_CACHE_CAPACITY, PROOF_VIEW_CHANNEL } from "./proofViewChannel.ts"
 
 /**
  * Why a live User verification proof has ended by cascade, from its account, its membership with the
@@ -69,6 +71,38 @@ export interface NewProof {
   readonly now: Date
 }
 
+// `now` is a parameter, not text: the statements stay the same text, so their plans are kept.
+const endedAtOf = (sql: SqlClient.SqlClient, now: Date) =>
+  sql`GREATEST(p.created_at, CASE
+    WHEN a.status <> 'active' THEN a.updated_at
+    WHEN m.status IS DISTINCT FROM 'active' THEN ${now}::timestamptz
+    ELSE COALESCE(s.revoked_at, ${now}::timestamptz) END)`
+
+/**
+ * The proof of a token (by its hash) with its apps and cascade, settling its end (ended by cascade
+ * and not yet revoked) in the same statement. Reads proof_tokens, proofs, apps, accounts, memberships
+ * and signins: the tables announced on PROOF_VIEW_CHANNEL.
+ */
+export const verifiedProofOf = (sql: SqlClient.SqlClient, tokenHash: string, now: Date) =>
+  sql`
+    WITH found AS (
+      SELECT ${sql.literal(PROOF_COLUMNS)}, t.expires_at AS token_expires,
+        ${sql.literal(ENDED_REASON)} AS ended_reason, ${endedAtOf(sql, now)} AS ended_at,
+        ia.status AS issuing_status, ia.name AS issuing_name, ra.name AS receiving_name
+      FROM proof_tokens t
+      JOIN proofs p ON p.id = t.proof_id
+      JOIN apps ia ON ia.app_id = p.issuing_app
+      JOIN apps ra ON ra.app_id = p.receiving_app
+      ${sql.literal(CASCADE_JOINS)}
+      WHERE t.token_hash = ${tokenHash}
+    ),
+    settled AS (
+      UPDATE proofs q SET revoked_at = found.ended_at, revoke_reason = found.ended_reason FROM found
+      WHERE q.id = found.id AND q.revoked_at IS NULL AND found.revoked_at IS NULL AND found.ended_reason IS NOT NULL
+    )
+    SELECT * FROM found
+  `
+
 /**
  * Proofs and their tokens.
  *
@@ -77,12 +111,7 @@ export interface NewProof {
 export class ProofsRepo extends Effect.Service<ProofsRepo>()("accounts/ProofsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    // `now` is a parameter, not text: the statements stay the same text, so their plans are kept.
-    const endedAt = (now: Date) =>
-      sql`GREATEST(p.created_at, CASE
-        WHEN a.status <> 'active' THEN a.updated_at
-        WHEN m.status IS DISTINCT FROM 'active' THEN ${now}::timestamptz
-        ELSE COALESCE(s.revoked_at, ${now}::timestamptz) END)`
+    const endedAt = (now: Date) => endedAtOf(sql, now)
 
     const ownerFilter = (owner: ProofOwner): Statement.Fragment =>
       owner.kind === "issuing_app"
@@ -163,25 +192,20 @@ export class ProofsRepo extends Effect.Service<ProofsRepo>()("accounts/ProofsRep
      * The proof of a token with everything verification rules on, in one statement on the token's
      * primary key; a cascade seen for the first time is written by the same statement.
      */
-    const verifyToken = (token: string, now: Date): Effect.Effect<Option.Option<VerifiedRow>> =>
-      sql`
-        WITH found AS (
-          SELECT ${sql.literal(PROOF_COLUMNS)}, t.expires_at AS token_expires,
-            ${sql.literal(ENDED_REASON)} AS ended_reason, ${endedAt(now)} AS ended_at,
-            ia.status AS issuing_status, ia.name AS issuing_name, ra.name AS receiving_name
-          FROM proof_tokens t
-          JOIN proofs p ON p.id = t.proof_id
-          JOIN apps ia ON ia.app_id = p.issuing_app
-          JOIN apps ra ON ra.app_id = p.receiving_app
-          ${sql.literal(CASCADE_JOINS)}
-          WHERE t.token_hash = ${sha256Hex(token)}
-        ),
-        settled AS (
-          UPDATE proofs q SET revoked_at = found.ended_at, revoke_reason = found.ended_reason FROM found
-          WHERE q.id = found.id AND q.revoked_at IS NULL AND found.revoked_at IS NULL AND found.ended_reason IS NOT NULL
+    /**
+     * A proof token's proof as verification reads it (settled on the way), kept in an exact cache: the
+     * receiving app asks for every request it serves, and a revocation or cascade anywhere is seen at once.
+     */
+    const verifyToken = yield* exactCache({
+      channel: PROOF_VIEW_CHANNEL,
+      capacity: PROOF_VIEW_CACHE_CAPACITY,
+      load: (tokenHash: string): Effect.Effect<Option.Option<VerifiedRow>> =>
+        Effect.flatMap(now, (at) => verifiedProofOf(sql, tokenHash, at)).pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeVerified),
+          Effect.map((rows) => Option.fromNullable(rows[0]))
         )
-        SELECT * FROM found
-      `.pipe(Effect.orDie, Effect.flatMap(decodeVerified), Effect.map((rows) => Option.fromNullable(rows[0])))
+    })
 
     /** A refresh token's proof (settled) and whether the token was used already. */
     const refreshTokenState = (token: string, now: Date) =>

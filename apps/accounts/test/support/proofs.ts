@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { AccountsUnderTest } from "./AccountsUnderTest.ts"
 import { createApp, mintCode, REDIRECT_URI } from "./apps.ts"
+import { createCarbon } from "./carbons.ts"
 import { type Answer, fetchAnswer } from "./http.ts"
 
 export interface TestApp {
@@ -43,6 +44,22 @@ export const appSignIn = (app: TestApp, accountUuid: string) =>
     const answer = yield* tokenRequest(app, { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI })
     if (answer.status !== 200) return yield* Effect.dieMessage(`app sign-in failed: ${JSON.stringify(answer.body)}`)
     return answer.body as { access_token: string; refresh_token: string; membership_id: string }
+  })
+
+/** An issuing app, a receiving app, a Carbon signed in to the issuing app, and a User verification proof. */
+export const issued = (options: { readonly ttl?: number } = {}) =>
+  Effect.gen(function*() {
+    const issuer = yield* createApp()
+    const receiver = yield* createApp()
+    const carbon = yield* createCarbon()
+    const tokens = yield* appSignIn(issuer, carbon.uuid)
+    const proof = yield* jsonCall("POST", "/v1/proofs/user-verification", basicOf(issuer), {
+      subject_token: tokens.access_token,
+      receiving_app: receiver.appId,
+      scopes: ["read:files", "read:files"],
+      ...(options.ttl === undefined ? {} : { access_ttl_seconds: options.ttl })
+    })
+    return { issuer, receiver, carbon, tokens, proof }
   })
 
 export { createApp }
