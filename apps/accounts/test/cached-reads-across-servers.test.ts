@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { TestDatabase } from "@platform/database"
 import { ServiceUrl } from "@platform/testkit"
-import { Context, Effect, ExecutionStrategy, Layer, Scope } from "effect"
+import { Context, Effect, ExecutionStrategy, Layer, Option, Scope } from "effect"
 import { accountsMigrations } from "../src/migrations.ts"
 import { accountByUuid } from "../src/accounts/AccountsRepo.ts"
-import { appSigninViewOf } from "../src/oauth/AppAccountsRepo.ts"
+import { AppAccountsRepo, appSigninViewOf } from "../src/oauth/AppAccountsRepo.ts"
 import { signinById } from "../src/oauth/SigninsRepo.ts"
 import { siliconByUuid } from "../src/silicons/SiliconsRepo.ts"
 import { PROOF_VIEW_CHANNEL } from "../src/proofs/proofViewChannel.ts"
@@ -126,7 +126,26 @@ describe("reads cached per process, across two servers on one database", () => {
       expect((yield* verify(signedOut.receiver, signedOut.proof.body.proof_token)).body).toEqual({ valid: false, expires_at: null })
     }), { timeout: 60_000 })
 
-  it.scopedLive("every table read by a cache announces its changes on that cache's channel; a sign-in's last_used_at alone is no change", () =>
+  it.scopedLive("a sign-in looked up before it exists is found once another server creates it (an absent sign-in is never kept)", () =>
+    Effect.gen(function*() {
+      const [one, two] = yield* twoServers
+      const carbon = yield* on(one, createCarbon())
+      const app = yield* on(one, memberApp(carbon.uuid))
+      const views = Context.get(yield* Layer.build(AppAccountsRepo.Default.pipe(Layer.provide(Layer.succeedContext(two)))), AppAccountsRepo)
+      expect(Option.isNone(yield* views.findBySignin("sgn_made_later"))).toBe(true)
+      const sql = Context.get(one, SqlClient.SqlClient)
+      yield* sql.withTransaction(Effect.zipRight(
+        sql`
+          INSERT INTO signins (id, account_uuid, client_id, client_label, method, created_at, expires_at, last_used_at)
+          VALUES ('sgn_made_later', ${carbon.uuid}, ${app.appId}, NULL, 'hosted', now(), now() + interval '1 day', now())
+        `,
+        sql`INSERT INTO app_signins (signin_id, app_id, scope, auth_time) VALUES ('sgn_made_later', ${app.appId}, 'openid', now())`
+      ))
+      const found = yield* views.findBySignin("sgn_made_later")
+      expect(Option.map(found, (view) => [view.uuid, view.app_id])).toEqual(Option.some([carbon.uuid, app.appId]))
+    }))
+
+  it.scopedLive("every table read by a cache announces its changes on that cache's channel; a last-used time alone is no change", () =>
     Effect.gen(function*() {
       const sql = Context.get(yield* Layer.build(TestDatabase.layer(accountsMigrations)), SqlClient.SqlClient)
       const uuid = "00000000-0000-4000-8000-000000000000"
@@ -147,22 +166,28 @@ describe("reads cached per process, across two servers on one database", () => {
       for (const { channel, statement } of cachedReads) {
         const [text, params] = statement.compile()
         const read = new Set(tablesOf(yield* sql.unsafe(`EXPLAIN (FORMAT JSON) ${text}`, params)))
+        // Inserts and deletes, updates, truncates: three triggers per table.
         const announcing = yield* sql<{ table_name: string }>`
-          SELECT c.relname AS table_name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-          WHERE t.tgname = c.relname || '_notify_' || ${channel}
+          SELECT c.relname AS table_name FROM pg_class c
+          WHERE (SELECT count(*) FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname IN (
+            c.relname || '_notify_' || ${channel}, c.relname || '_update_notify_' || ${channel}, c.relname || '_truncate_notify_' || ${channel}
+          )) = 3
         `
         expect(read.size).toBeGreaterThan(0)
         expect({ channel, text, unannounced: [...read].filter((table) => !announcing.some((row) => row.table_name === table)) })
           .toEqual({ channel, text, unannounced: [] })
       }
-      // The sign-ins' triggers list the columns whose update is a change: every column but last_used_at, new ones included.
+      // The update triggers of sign-ins and memberships list the columns whose change counts: every column
+      // but the last-used times, new ones included.
       for (const channel of [SIGNIN_VIEW_CHANNEL, PROOF_VIEW_CHANNEL]) {
-        const unannounced = yield* sql<{ column_name: string }>`
-          SELECT a.attname AS column_name FROM pg_attribute a
-          JOIN pg_trigger t ON t.tgrelid = a.attrelid AND t.tgname = ${`signins_notify_${channel}`}
-          WHERE a.attrelid = 'signins'::regclass AND a.attnum > 0 AND NOT a.attisdropped AND NOT (a.attnum = ANY (t.tgattr))
-        `
-        expect(unannounced.map((row) => row.column_name)).toEqual(["last_used_at"])
+        for (const [table, ignored] of [["signins", "last_used_at"], ["memberships", "last_signin_at"]] as const) {
+          const unannounced = yield* sql<{ column_name: string }>`
+            SELECT a.attname AS column_name FROM pg_attribute a
+            JOIN pg_trigger t ON t.tgrelid = a.attrelid AND t.tgname = ${`${table}_update_notify_${channel}`}
+            WHERE a.attrelid = ${table}::regclass AND a.attnum > 0 AND NOT a.attisdropped AND NOT (a.attnum = ANY (t.tgattr))
+          `
+          expect(unannounced.map((row) => row.column_name)).toEqual([ignored])
+        }
       }
     }))
 })

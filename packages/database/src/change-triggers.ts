@@ -4,8 +4,16 @@ import { Effect } from "effect"
 
 const identifier = /^[a-z_][a-z0-9_]*$/
 
-/** A table whose changes are announced; an update that sets only `ignoring` columns is not a change. */
-export type AnnouncedTable = string | { readonly table: string; readonly ignoring: ReadonlyArray<string> }
+/**
+ * A table whose changes are announced. An update that changes only `ignoring` columns is not a
+ * change; with `inserts: false` a new row is not one either, which is exact only for caches that
+ * never keep an absent row of that table (they look rows up by keys that exist before anyone asks).
+ */
+export type AnnouncedTable = string | {
+  readonly table: string
+  readonly ignoring?: ReadonlyArray<string>
+  readonly inserts?: boolean
+}
 
 /**
  * A migration step: every row written to one of `tables` (inserted, updated, deleted; and a
@@ -14,9 +22,10 @@ export type AnnouncedTable = string | { readonly table: string; readonly ignorin
  * triggers: a statement that writes no row (an update whose WHERE matched nothing) is no change. What `CommittedChanges`
  * follows; a table added later to what a cache reads needs this step again in a new migration.
  *
- * A table may ignore columns that no cache reads but that are written often (a last-used time):
- * its trigger then fires on an update of any of its other columns, listed as they are when the
- * migration runs (a column added later needs the trigger made again).
+ * An update is a change only when it changes a value. A table may ignore columns that no cache
+ * reads but that are written often (a last-used time): its update trigger then looks at its other
+ * columns, listed as they are when the migration runs (a column added later needs the trigger made
+ * again); a table that ignores none compares whole rows, new columns included.
  */
 export const changeTriggers = (
   sql: SqlClient.SqlClient,
@@ -24,7 +33,11 @@ export const changeTriggers = (
   tables: ReadonlyArray<AnnouncedTable>
 ): Effect.Effect<void, SqlError> =>
   Effect.gen(function*() {
-    const announced = tables.map((table) => typeof table === "string" ? { table, ignoring: [] } : table)
+    const announced = tables.map((table) =>
+      typeof table === "string"
+        ? { table, ignoring: [], inserts: true }
+        : { table: table.table, ignoring: table.ignoring ?? [], inserts: table.inserts ?? true }
+    )
     for (const name of [channel, ...announced.flatMap(({ ignoring, table }) => [table, ...ignoring])]) {
       if (!identifier.test(name)) return yield* Effect.dieMessage(`not a plain SQL name: ${name}`)
     }
@@ -36,12 +49,23 @@ export const changeTriggers = (
       END
       $$
     `)
-    for (const { ignoring, table } of announced) {
-      const updates = ignoring.length === 0 ? "UPDATE" : `UPDATE OF ${(yield* columnsOf(sql, table, ignoring)).join(", ")}`
+    for (const { ignoring, inserts, table } of announced) {
       yield* sql.unsafe(`
         CREATE TRIGGER ${table}_notify_${channel}
-        AFTER INSERT OR ${updates} OR DELETE ON ${table}
+        AFTER ${inserts ? "INSERT OR DELETE" : "DELETE"} ON ${table}
         FOR EACH ROW EXECUTE FUNCTION notify_${channel}()
+      `)
+      // An update counts when it changes a value (checked before any function is called): a touch that
+      // rewrites the same status, or sets only ignored columns, is no change.
+      const columns = ignoring.length === 0 ? [] : yield* columnsOf(sql, table, ignoring)
+      const updated = ignoring.length === 0
+        ? "UPDATE ON " + table + " FOR EACH ROW WHEN (OLD IS DISTINCT FROM NEW)"
+        : `UPDATE OF ${columns.join(", ")} ON ${table} FOR EACH ROW WHEN ((${
+          columns.map((column) => `OLD.${column}`).join(", ")
+        }) IS DISTINCT FROM (${columns.map((column) => `NEW.${column}`).join(", ")}))`
+      yield* sql.unsafe(`
+        CREATE TRIGGER ${table}_update_notify_${channel}
+        AFTER ${updated} EXECUTE FUNCTION notify_${channel}()
       `)
       yield* sql.unsafe(`
         CREATE TRIGGER ${table}_truncate_notify_${channel}

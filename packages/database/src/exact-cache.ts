@@ -15,24 +15,32 @@ export const exactCache = <K, V, E, R>(options: {
   readonly channel: string
   readonly capacity: number
   readonly load: (key: K) => Effect.Effect<V, E, R>
+  /** Which values are kept (default: all); the others are read again on every lookup. */
+  readonly keep?: (value: V) => boolean
 }): Effect.Effect<(key: K) => Effect.Effect<V, E, R>> =>
   Effect.map(
     Effect.serviceOption(CommittedChanges),
     (changes) => cacheWith(Option.flatMap(changes, (changes) => changes.watch(options.channel)), options)
   )
 
+const keepAll = () => true
+
 const cacheWith = <K, V, E, R>(
   watched: Option.Option<ChangeWatch>,
-  options: { readonly capacity: number; readonly load: (key: K) => Effect.Effect<V, E, R> }
+  options: {
+    readonly capacity: number
+    readonly load: (key: K) => Effect.Effect<V, E, R>
+    readonly keep?: (value: V) => boolean
+  }
 ): (key: K) => Effect.Effect<V, E, R> => {
   if (Option.isNone(watched)) return options.load
   const watch = watched.value
-  const { capacity, load } = options
+  const { capacity, keep: keeps = keepAll, load } = options
   const entries = new Map<K, V>()
   let entriesGeneration = watch.generation()
   const fenced = Effect.async<boolean>((resume) => watch.fence((known) => resume(Effect.succeed(known))))
 
-  const keep = (key: K, value: V) => {
+  const remember = (key: K, value: V) => {
     if (entries.size >= capacity) entries.delete(entries.keys().next().value as K)
     entries.set(key, value)
   }
@@ -48,7 +56,7 @@ const cacheWith = <K, V, E, R>(
       const kept = entries.get(key)
       if (kept !== undefined) return Effect.succeed(kept)
       return Effect.tap(load(key), (value) => {
-        if (watch.generation() === generation) keep(key, value)
+        if (watch.generation() === generation && keeps(value)) remember(key, value)
       })
     })
 

@@ -7,6 +7,7 @@ import { widgetMigrations } from "./fixtures/widgets.ts"
 const CHANNEL = "widget_changes"
 
 const RENAMES_IGNORED = "widget_changes_but_names"
+const INSERTS_IGNORED = "widget_changes_but_inserts"
 
 const announcedWidgets = {
   ...widgetMigrations,
@@ -14,6 +15,10 @@ const announcedWidgets = {
   "0004_widget_changes_but_names": Effect.flatMap(
     SqlClient.SqlClient,
     (sql) => changeTriggers(sql, RENAMES_IGNORED, [{ table: "widgets", ignoring: ["name"] }])
+  ),
+  "0005_widget_changes_but_inserts": Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => changeTriggers(sql, INSERTS_IGNORED, [{ table: "widgets", inserts: false }])
   )
 }
 
@@ -38,13 +43,14 @@ const everyCommitCountedByTheNextFence = Effect.gen(function*() {
     expect(yield* fence(changes)).toBe(true)
     expect(changes.generation()).toBeGreaterThan(before)
   }
-  // A rolled-back write announces nothing, nor does a statement that writes no row.
+  // A rolled-back write announces nothing, nor does a statement that writes no row or changes no value.
   const settled = changes.generation()
   yield* writer.withTransaction(Effect.zipRight(writer`INSERT INTO widgets (name) VALUES ('gone')`, Effect.fail("undo")))
     .pipe(Effect.ignore)
   expect(yield* fence(changes)).toBe(true)
   expect(changes.generation()).toBe(settled)
   yield* writer`UPDATE widgets SET name = 'none' WHERE id < 0`
+  yield* writer`UPDATE widgets SET name = name`
   expect(yield* fence(changes)).toBe(true)
   expect(changes.generation()).toBe(settled)
   yield* writer`TRUNCATE widgets`
@@ -68,6 +74,16 @@ const anIgnoredColumnIsNotAChange = Effect.gen(function*() {
   yield* writer`UPDATE widgets SET id = id + 100, name = 'c'`
   expect(yield* fence(butNames)).toBe(true)
   expect(butNames.generation()).toBeGreaterThan(names)
+  // A table announced without its inserts: a new row is no change, a deleted one is.
+  const butInserts = Option.getOrThrow(watcher.watch(INSERTS_IGNORED))
+  expect(yield* fence(butInserts)).toBe(true)
+  const beforeInsert = butInserts.generation()
+  yield* writer`INSERT INTO widgets (name) VALUES ('d')`
+  expect(yield* fence(butInserts)).toBe(true)
+  expect(butInserts.generation()).toBe(beforeInsert)
+  yield* writer`DELETE FROM widgets WHERE name = 'd'`
+  expect(yield* fence(butInserts)).toBe(true)
+  expect(butInserts.generation()).toBeGreaterThan(beforeInsert)
 })
 
 /** A listening connection that is cut may have missed reports: that counts as a change, and the watch listens again. */
@@ -101,9 +117,9 @@ const nothingWatchedOnTheEmbeddedDatabase = Effect.gen(function*() {
 
 describe("CommittedChanges", () => {
   if (TestDatabase.hasServer) {
-    it.scopedLive("on a PostgreSQL server: every commit of another process is counted by the next fence (200 rounds); a rollback or a write of no row is not", () =>
+    it.scopedLive("on a PostgreSQL server: every commit of another process is counted by the next fence (200 rounds); a rollback, a write of no row or one that changes no value is not", () =>
       everyCommitCountedByTheNextFence)
-    it.scopedLive("on a PostgreSQL server: an update of an ignored column alone is not announced", () => anIgnoredColumnIsNotAChange)
+    it.scopedLive("on a PostgreSQL server: an update of an ignored column alone is not announced, nor an insert where inserts are not", () => anIgnoredColumnIsNotAChange)
     it.scopedLive("on a PostgreSQL server: a cut listening connection counts as a change, and the watch listens again", () =>
       aCutConnectionCountsAsAChange)
   } else {

@@ -118,6 +118,20 @@ describe("exactCache", () => {
       expect(table.reads()).toBe(4)
     }))
 
+  it.effect("a value `keep` refuses is read again on every lookup", () =>
+    Effect.gen(function*() {
+      const { changes } = fakeWatch()
+      const table = rows()
+      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load, keep: (value) => value !== "missing" })
+        .pipe(Effect.provide(changes))
+      yield* get("a")
+      yield* get("a")
+      expect(table.reads()).toBe(2)
+      table.values.set("a", "here")
+      expect([yield* get("a"), yield* get("a")]).toEqual(["here", "here"])
+      expect(table.reads()).toBe(3)
+    }))
+
   it.effect("a failed read is not kept", () =>
     Effect.gen(function*() {
       const { changes } = fakeWatch()

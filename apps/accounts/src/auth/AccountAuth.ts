@@ -87,6 +87,8 @@ export const makeAccountAuthenticator = Effect.gen(function*() {
   const signinOf = yield* exactCache({
     channel: SIGNIN_VIEW_CHANNEL,
     capacity: SIGNIN_VIEW_CACHE_CAPACITY,
+    // New sign-ins are not announced (SigninViewChangesMigration): an absent one is read again.
+    keep: Option.isSome,
     load: (signinId: string) => Effect.map(signins.find(signinId), Option.map(livenessOf))
   })
   const sessionCookie = cookieName({ production: config.environment === "production" }, SESSION_COOKIE)

@@ -77,6 +77,8 @@ export class AppAccountsRepo extends Effect.Service<AppAccountsRepo>()("accounts
     const findBySignin = yield* exactCache({
       channel: SIGNIN_VIEW_CHANNEL,
       capacity: SIGNIN_VIEW_CACHE_CAPACITY,
+      // New sign-ins are not announced (SigninViewChangesMigration): an absent one is read again.
+      keep: Option.isSome,
       load: (signinId: string): Effect.Effect<Option.Option<AppSigninView>> =>
         appSigninViewOf(sql, signinId).pipe(
           Effect.orDie,
