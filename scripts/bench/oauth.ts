@@ -131,7 +131,7 @@ const ourWork = {
   rotation:
     "one statement (claim the token, touch the sign-in, insert the next token, read the app's view of the sign-in) and two signatures",
   read:
-    "one SELECT of the sign-in with its account, membership and app (the access token's Ed25519 verification is done once per token and remembered until its exp)"
+    "read the sign-in with its account, membership and app from an exact per-process cache (a fence shared with the lookups waiting together, then memory; one SELECT on a miss), and the access token's Ed25519 verification is done once per token and remembered until its exp"
 }
 
 try {
@@ -277,7 +277,7 @@ ${
       below.length === 0
         ? `\nAt or above ${fairLabel} on every row.`
         : `
-Below ${fairLabel} on: ${below.map((row) => row.label).join(", ")}. Our server's own CPU per request there is ${cpuRatios} the peer's. Per request our server pays the Effect HTTP stack, router and conventions (see "Where a request's time goes"), and per statement the SQL client, the pg driver and a socket round trip. A code exchange is ${ourWork.exchange}; a rotation ${ourWork.rotation}; userinfo and introspection ${ourWork.read}. What changed since the last run and what is left is under "OAuth: what was done, what is left" below. More in "Why rotation and \`GET /v1/me\` fall short".`
+Below ${fairLabel} on: ${below.map((row) => row.label).join(", ")}. Our server's own CPU per request there is ${cpuRatios} the peer's. Per request our server pays the Effect HTTP stack, router and conventions (see "Where a request's time goes"), and per statement the SQL client, the pg driver and a socket round trip. A code exchange is ${ourWork.exchange}; a rotation ${ourWork.rotation}; userinfo and introspection ${ourWork.read}. What changed since the last run and what is left is under "OAuth: what was done, what is left" below. More in "\`GET /v1/me\` and rotation".`
     }`
   )
 } finally {
