@@ -17,10 +17,11 @@ export type AnnouncedTable = string | {
 
 /**
  * A migration step: every row written to one of `tables` (inserted, updated, deleted; and a
- * truncate) sends a NOTIFY on `channel` when its transaction commits, whatever process wrote.
- * PostgreSQL folds a transaction's identical notifications into one. Row triggers, not statement
- * triggers: a statement that writes no row (an update whose WHERE matched nothing) is no change. What `CommittedChanges`
- * follows; a table added later to what a cache reads needs this step again in a new migration.
+ * truncate) sends a NOTIFY on `channel` when its transaction commits, whatever process wrote:
+ * what `CommittedChanges` follows. PostgreSQL folds a transaction's identical notifications into
+ * one. Row triggers, not statement triggers: a statement that writes no row (an update whose WHERE
+ * matched nothing) is no change. A table added later to what a cache reads needs this step again
+ * in a new migration.
  *
  * An update is a change only when it changes a value. A table may ignore columns that no cache
  * reads but that are written often (a last-used time): its update trigger then looks at its other
