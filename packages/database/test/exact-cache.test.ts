@@ -19,6 +19,13 @@ const fakeWatch = () => {
 
 const noChanges = Layer.succeed(CommittedChanges, { watch: () => Option.none() })
 
+/** An exact cache of `load` (10 keys unless told) over the given changes. */
+const cacheOf = <V, E>(
+  changes: Layer.Layer<CommittedChanges>,
+  load: (key: string) => Effect.Effect<V, E>,
+  options: { readonly capacity?: number; readonly keep?: (value: V) => boolean } = {}
+) => exactCache({ channel: "rows", capacity: 10, load, ...options }).pipe(Effect.provide(changes))
+
 /** A load that counts its reads and answers the row's current value. */
 const rows = () => {
   const values = new Map<string, string>()
@@ -36,7 +43,7 @@ describe("exactCache", () => {
       const { changes, state } = fakeWatch()
       const table = rows()
       table.values.set("a", "one")
-      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(changes))
+      const get = yield* cacheOf(changes, table.load)
       expect([yield* get("a"), yield* get("a")]).toEqual(["one", "one"])
       expect(table.reads()).toBe(1)
       expect(state.fences).toBe(2)
@@ -78,13 +85,13 @@ describe("exactCache", () => {
     Effect.gen(function*() {
       const { changes, state } = fakeWatch()
       const table = rows()
-      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(changes))
+      const get = yield* cacheOf(changes, table.load)
       yield* get("a")
       state.known = false
       yield* get("a")
       yield* get("a")
       expect(table.reads()).toBe(3)
-      const unwatched = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(noChanges))
+      const unwatched = yield* cacheOf(noChanges, table.load)
       yield* unwatched("a")
       yield* unwatched("a")
       expect(table.reads()).toBe(5)
@@ -94,7 +101,7 @@ describe("exactCache", () => {
     Effect.gen(function*() {
       const { changes } = fakeWatch()
       const table = rows()
-      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load }).pipe(Effect.provide(changes))
+      const get = yield* cacheOf(changes, table.load)
       yield* get("a")
       const inTransaction = Effect.provideService(get("a"), SqlClient.TransactionConnection, [{} as SqlConnection, 0])
       yield* inTransaction
@@ -108,7 +115,7 @@ describe("exactCache", () => {
     Effect.gen(function*() {
       const { changes } = fakeWatch()
       const table = rows()
-      const get = yield* exactCache({ channel: "rows", capacity: 2, load: table.load }).pipe(Effect.provide(changes))
+      const get = yield* cacheOf(changes, table.load, { capacity: 2 })
       yield* Effect.forEach(["a", "b", "c"], get)
       expect(table.reads()).toBe(3)
       yield* get("c")
@@ -122,8 +129,7 @@ describe("exactCache", () => {
     Effect.gen(function*() {
       const { changes } = fakeWatch()
       const table = rows()
-      const get = yield* exactCache({ channel: "rows", capacity: 10, load: table.load, keep: (value) => value !== "missing" })
-        .pipe(Effect.provide(changes))
+      const get = yield* cacheOf(changes, table.load, { keep: (value) => value !== "missing" })
       yield* get("a")
       yield* get("a")
       expect(table.reads()).toBe(2)
