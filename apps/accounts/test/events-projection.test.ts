@@ -24,7 +24,8 @@ const rowOf = (kind: "carbon" | "silicon"): AppAccountRow => ({
   email: kind === "carbon" ? "ada@example.com" : null,
   phone: null,
   membership_status: null,
-  app_status: null
+  app_status: null,
+  app_id_token_alg: null
 })
 
 const updated = (changed: ReadonlyArray<ProfileField>) => ({

@@ -115,7 +115,7 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
       expect(ok.headers.get("cache-control")).toBe("no-store")
     }))
 
-  it.effect("20 parallel exchanges of one code: exactly one succeeds", () =>
+  it.effect("20 parallel exchanges of one code: exactly one succeeds, and the other uses revoke what it got", () =>
     Effect.gen(function*() {
       const app = yield* createApp()
       const { code, verifier } = yield* codeFor(app)
@@ -123,8 +123,12 @@ layer(AccountsTest(), { excludeTestServices: true })("OAuth for apps: every refu
         Array.from({ length: 20 }, () => exchange(app, { code, code_verifier: verifier })),
         { concurrency: "unbounded" }
       )
-      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
+      const won = answers.filter((answer) => answer.status === 200)
+      expect(won).toHaveLength(1)
       expect(answers.filter((answer) => answer.body.error === "invalid_grant")).toHaveLength(19)
+      // The code is spent and linked to its sign-in in one commit: a use that lost the race finds the sign-in.
+      expect((yield* userinfo(won[0]!.body.access_token)).body.error.code).toBe("token_revoked")
+      expectOAuthError(yield* refresh(app, won[0]!.body.refresh_token), "invalid_grant")
     }))
 
   it.effect("a refresh token is its client's: another client's use is invalid_grant and spends nothing; reuse revokes", () =>

@@ -2,15 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { randomHex } from "@platform/crypto"
 import { TestDatabase } from "@platform/database"
-import { AUTHORIZATION_CODE } from "@platform/oauth"
+import { AUTHORIZATION_CODE, pkceHolds } from "@platform/oauth"
 import { partialFake } from "@platform/testkit"
 import { Duration, Effect, Layer, TestClock } from "effect"
 import { createHash } from "node:crypto"
 import { AppCredentials, TEST_APPS } from "../src/apps/AppCredentials.ts"
 import { accountsMigrations } from "../src/migrations.ts"
-import { AppSigninsRepo } from "../src/oauth/AppSigninsRepo.ts"
+import { AppSigninsRepo, CodeRedemption } from "../src/oauth/AppSigninsRepo.ts"
 import { AppTokenIssuer } from "../src/oauth/AppTokenIssuer.ts"
-import { AUTHORIZATION_CODE_LIFETIME, AuthorizationCodes, Redemption } from "../src/oauth/AuthorizationCodes.ts"
+import { AUTHORIZATION_CODE_LIFETIME, AuthorizationCodes } from "../src/oauth/AuthorizationCodes.ts"
 import { authorizationCodeGrant } from "../src/oauth/authorizationCodeGrant.ts"
 import { answerTokenRequest } from "../src/oauth/endpointSteps.ts"
 import type { OAuthClient } from "../src/oauth/OAuthClient.ts"
@@ -37,10 +37,9 @@ const tokenRequest = (authorization: string | undefined, parameters: Record<stri
     const redeemed: Array<string> = []
     const grant = yield* grantOf(AUTHORIZATION_CODE, authorizationCodeGrant).pipe(
       Effect.provide(Layer.mergeAll(
-        partialFake(AuthorizationCodes, {
-          redeem: (code) => Effect.sync(() => redeemed.push(code)).pipe(Effect.as(Redemption.Unknown()))
+        partialFake(AppSigninsRepo, {
+          redeemCode: (presented) => Effect.sync(() => redeemed.push(presented.code)).pipe(Effect.as(CodeRedemption.Unknown()))
         }),
-        partialFake(AppSigninsRepo, {}),
         partialFake(SigninsRepo, {}),
         partialFake(AppTokenIssuer, {})
       ))
@@ -126,14 +125,56 @@ const codeFor = () =>
     return { appId, accountUuid, code, verifier }
   })
 
+/** The sign-ins and memberships an account has: a refused exchange must have started neither. */
+const startedFor = (accountUuid: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql<{ signins: number; memberships: number }>`
+        SELECT (SELECT count(*)::int FROM signins WHERE account_uuid = ${accountUuid}) AS signins,
+          (SELECT count(*)::int FROM memberships WHERE account_uuid = ${accountUuid}) AS memberships
+      `,
+      (rows) => rows[0]
+    ))
+const NOTHING_STARTED = { signins: 0, memberships: 0 }
+
 layer(GrantTest)("authorization_code grant: the rules of redeeming a code", (it) => {
-  it.effect("a wrong, short or missing verifier is invalid_grant, and the code is spent", () =>
+  it.effect("a wrong, short or missing verifier is invalid_grant, starts nothing, and the code is spent", () =>
     Effect.gen(function*() {
       yield* atNow
       for (const wrong of [newVerifier(), "a".repeat(42), undefined]) {
-        const { appId, code, verifier } = yield* codeFor()
+        const { accountUuid, appId, code, verifier } = yield* codeFor()
         expect(yield* refusal(appClient(appId), { code, code_verifier: wrong })).toBe("invalid_grant")
-        expect(yield* refusal(appClient(appId), { code, code_verifier: verifier })).toBe("invalid_grant")
+        expect(yield* startedFor(accountUuid)).toEqual(NOTHING_STARTED)
+        const reused = yield* Effect.flip(exchange(appClient(appId), { code, code_verifier: verifier }))
+        expect(reused.error_description).toBe("The authorization code was already used; the tokens issued from it are revoked.")
+        expect(yield* startedFor(accountUuid)).toEqual(NOTHING_STARTED)
+      }
+    }))
+
+  it.effect("every pairing of a code's PKCE challenge with a sent verifier and a client: tokens exactly when RFC 7636 holds", () =>
+    Effect.gen(function*() {
+      yield* atNow
+      const { appId } = yield* createApp()
+      const verifier = newVerifier()
+      const challenges = [null, { value: s256(verifier), method: "S256" as const }, { value: verifier, method: "plain" as const }]
+      const sent = [undefined, verifier, newVerifier(), s256(verifier), `${verifier}!`, verifier.slice(0, 42)]
+      for (const client of [appClient(appId), DEVELOPER]) {
+        for (const challenge of challenges) {
+          for (const codeVerifier of sent) {
+            const accountUuid = (yield* createCarbon()).uuid
+            const code = yield* mintCode({
+              appId: client.clientId,
+              accountUuid,
+              codeChallenge: challenge?.value ?? null,
+              codeChallengeMethod: challenge?.method ?? null
+            })
+            const holds = pkceHolds(challenge, codeVerifier) && (client.kind !== "developer" || challenge?.method === "S256")
+            const answer = yield* Effect.either(exchange(client, { code, code_verifier: codeVerifier }))
+            const pairing = `${client.kind}, challenge ${challenge?.method ?? "none"}, verifier ${String(codeVerifier)}`
+            expect(answer._tag === "Right" ? "tokens" : answer.left.error, pairing).toBe(holds ? "tokens" : "invalid_grant")
+            expect(yield* startedFor(accountUuid), pairing).toEqual(holds ? { signins: 1, memberships: 1 } : NOTHING_STARTED)
+          }
+        }
       }
     }))
 
@@ -157,9 +198,12 @@ layer(GrantTest)("authorization_code grant: the rules of redeeming a code", (it)
       const { appId: other } = yield* createApp()
       const stolen = yield* codeFor()
       expect(yield* refusal(appClient(other), { code: stolen.code, code_verifier: stolen.verifier })).toBe("invalid_grant")
+      expect(yield* startedFor(stolen.accountUuid)).toEqual(NOTHING_STARTED)
+      expect(yield* refusal(appClient(stolen.appId), { code: stolen.code, code_verifier: stolen.verifier })).toBe("invalid_grant")
       for (const redirectUri of [`${REDIRECT_URI}/`, "https://rp.example.test/callbacK", "https://RP.example.test/callback"]) {
-        const { appId, code, verifier } = yield* codeFor()
+        const { accountUuid, appId, code, verifier } = yield* codeFor()
         expect(yield* refusal(appClient(appId), { code, code_verifier: verifier, redirect_uri: redirectUri })).toBe("invalid_grant")
+        expect(yield* startedFor(accountUuid)).toEqual(NOTHING_STARTED)
       }
       const elsewhere = yield* codeFor()
       expect(yield* refusal(appClient(elsewhere.appId), { code: elsewhere.code, code_verifier: elsewhere.verifier, redirect_uri: undefined }))

@@ -119,12 +119,6 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
         SELECT secret_hash, status FROM apps WHERE app_id = ${appId}
       `.pipe(Effect.orDie, Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    /** How the app's id tokens are signed (EdDSA for an unknown app, which gets none). */
-    const idTokenAlgOf = (appId: string): Effect.Effect<IdTokenSigningAlg> =>
-      sql<{ readonly alg: IdTokenSigningAlg }>`
-        SELECT id_token_signed_response_alg AS alg FROM apps WHERE app_id = ${appId}
-      `.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.alg ?? "EdDSA"))
-
     const isAuthor = (appId: string, accountUuid: string): Effect.Effect<boolean> =>
       sql`SELECT 1 FROM app_authors WHERE app_id = ${appId} AND account_uuid = ${accountUuid}`.pipe(
         Effect.orDie,
@@ -237,7 +231,6 @@ export class AppsRepo extends Effect.Service<AppsRepo>()("accounts/AppsRepo", {
       find,
       findWithStats,
       credentialsOf,
-      idTokenAlgOf,
       isAuthor,
       listAuthored,
       insert,

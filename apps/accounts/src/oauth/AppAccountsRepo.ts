@@ -2,7 +2,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { exactCache, rowsDecoder } from "@platform/database"
 import { Effect, Option, Schema } from "effect"
 import { AccountRow } from "../accounts/AccountRow.ts"
-import { AppStatus } from "../apps/AppRecord.ts"
+import { AppStatus, IdTokenSigningAlg } from "../apps/AppRecord.ts"
 import { SIGNIN_VIEW_CACHE_CAPACITY, SIGNIN_VIEW_CHANNEL } from "./signinViewChannel.ts"
 
 /** Everything an app-facing answer needs of one account, read in one statement. */
@@ -14,7 +14,9 @@ export const AppAccountRow = Schema.Struct({
   email: Schema.NullOr(Schema.String),
   phone: Schema.NullOr(Schema.String),
   membership_status: Schema.NullOr(Schema.Literal("active", "imported", "access_removed")),
-  app_status: Schema.NullOr(AppStatus)
+  app_status: Schema.NullOr(AppStatus),
+  /** How the app's id tokens are signed: read with the account, so issuing tokens reads nothing more. */
+  app_id_token_alg: Schema.NullOr(IdTokenSigningAlg)
 })
 export type AppAccountRow = typeof AppAccountRow.Type
 
@@ -38,7 +40,7 @@ export const APP_ACCOUNT_COLUMNS = `a.uuid, a.kind, a.handle, a.display_name, a.
   a.created_at, a.updated_at, a.version, c.uuid AS custodian_uuid, c.handle AS custodian_handle,
   (SELECT e.address FROM account_emails e WHERE e.account_uuid = a.uuid AND e.is_primary) AS email,
   (SELECT p.address FROM account_phones p WHERE p.account_uuid = a.uuid AND p.is_primary) AS phone,
-  m.status AS membership_status, ap.status AS app_status`
+  m.status AS membership_status, ap.status AS app_status, ap.id_token_signed_response_alg AS app_id_token_alg`
 
 /** The joins behind APP_ACCOUNT_COLUMNS; `appId` is a value or a column of the enclosing query. */
 export const appAccountJoins = (sql: SqlClient.SqlClient, appId: string | Statement.Fragment) =>

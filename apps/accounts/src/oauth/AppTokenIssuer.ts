@@ -6,7 +6,6 @@ import type { AppAccountRow } from "./AppAccountsRepo.ts"
 import type { AppGrant } from "./AppSigninsRepo.ts"
 import type { AppTokenResponse } from "./AppTokenResponse.ts"
 import { IdTokens } from "./IdTokens.ts"
-import { AppsRepo } from "../apps/AppsRepo.ts"
 import { AccountsConfig } from "../config.ts"
 
 /** What an app's Token response is made from. */
@@ -44,7 +43,6 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
   effect: Effect.gen(function*() {
     const tokens = yield* AccessTokens
     const idTokens = yield* IdTokens
-    const apps = yield* AppsRepo
     const { publicUrl } = yield* AccountsConfig
 
     const respond = (input: AppTokenInput): Effect.Effect<AppTokenResponse> =>
@@ -66,7 +64,8 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
             nonce: input.nonce,
             accessToken: access.token,
             now,
-            alg: yield* apps.idTokenAlgOf(grant.app_id)
+            // A grant's app always exists (app_signins references apps); the default only answers the LEFT JOIN's type.
+            alg: input.account.app_id_token_alg ?? "EdDSA"
           })
           : undefined
         return appTokenResponse(publicUrl, input, access, idToken)
@@ -74,7 +73,7 @@ export class AppTokenIssuer extends Effect.Service<AppTokenIssuer>()("accounts/A
 
     return { respond } as const
   }),
-  dependencies: [IdTokens.Default, AccessTokens.Default, AppsRepo.Default]
+  dependencies: [IdTokens.Default, AccessTokens.Default]
 }) {
   /**
    * Unsigned tokens naming the sign-in (`test-access-token:<signin id>`, `test-id-token:<signin id>`), so a

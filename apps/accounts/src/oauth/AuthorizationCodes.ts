@@ -1,7 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { randomToken, sha256Hex } from "@platform/crypto"
-import { Data, Duration, Effect, Option, Schema } from "effect"
-import { columnsOf, rowsDecoder } from "@platform/database"
+import { Duration, Effect, Schema } from "effect"
 
 /** Authorization codes last 120 seconds and are single use (spec 1, Lifetimes). */
 export const AUTHORIZATION_CODE_LIFETIME = Duration.seconds(120)
@@ -39,19 +38,6 @@ export const AuthorizationCodeRow = Schema.Struct({
 })
 export type AuthorizationCodeRow = typeof AuthorizationCodeRow.Type
 
-/** What presenting a code found. */
-export type Redemption = Data.TaggedEnum<{
-  /** First use, now spent: the caller checks client, redirect_uri and PKCE, then attaches the sign-in it starts. */
-  Redeemed: { readonly code: AuthorizationCodeRow }
-  /** Used before: the sign-in started from it (if any) must be revoked. */
-  Reused: { readonly code: AuthorizationCodeRow }
-  Expired: {}
-  Unknown: {}
-}>
-export const Redemption = Data.taggedEnum<Redemption>()
-
-const decodeCodes = rowsDecoder(AuthorizationCodeRow)
-const CODE_COLUMNS = columnsOf(AuthorizationCodeRow.fields)
 
 /**
  * Authorization codes, stored as SHA-256 digests.
@@ -74,28 +60,6 @@ export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("ac
       `.pipe(Effect.orDie, Effect.as(code))
     }
 
-    /**
-     * Spends a code in one statement: of concurrent redemptions exactly one
-     * sees Redeemed; every other use (then or later) sees Reused.
-     */
-    const redeem = (code: string, now: Date): Effect.Effect<Redemption> =>
-      Effect.gen(function*() {
-        const hash = sha256Hex(code)
-        const spent = yield* sql`
-          UPDATE authorization_codes SET used_at = ${now}
-          WHERE code_hash = ${hash} AND used_at IS NULL AND expires_at > ${now}
-          RETURNING ${sql.literal(CODE_COLUMNS)}
-        `.pipe(Effect.orDie, Effect.flatMap(decodeCodes))
-        if (spent[0] !== undefined) return Redemption.Redeemed({ code: spent[0] })
-        const found = yield* sql`SELECT ${sql.literal(CODE_COLUMNS)} FROM authorization_codes WHERE code_hash = ${hash}`.pipe(
-          Effect.orDie,
-          Effect.flatMap(decodeCodes),
-          Effect.map((rows) => Option.fromNullable(rows[0]))
-        )
-        if (Option.isNone(found)) return Redemption.Unknown()
-        return found.value.used_at !== null ? Redemption.Reused({ code: found.value }) : Redemption.Expired()
-      })
-
     /** Retention: codes 7 days after expiry (spec 1, Retention). */
     const sweep = (before: Date): Effect.Effect<number> =>
       sql`DELETE FROM authorization_codes WHERE expires_at < ${before} RETURNING 1`.pipe(
@@ -103,6 +67,6 @@ export class AuthorizationCodes extends Effect.Service<AuthorizationCodes>()("ac
         Effect.map((rows) => rows.length)
       )
 
-    return { issue, redeem, sweep } as const
+    return { issue, sweep } as const
   })
 }) {}

@@ -1,6 +1,6 @@
 import { oauthError, pkceHolds, required } from "@platform/oauth"
 import { Effect, Option } from "effect"
-import { AuthorizationCodes } from "./AuthorizationCodes.ts"
+import type { AuthorizationCodeRow } from "./AuthorizationCodes.ts"
 import { SigninsRepo } from "./SigninsRepo.ts"
 import { now } from "@platform/service"
 import { AppSigninsRepo } from "./AppSigninsRepo.ts"
@@ -9,14 +9,34 @@ import type { OAuthClient } from "./OAuthClient.ts"
 
 const invalidGrant = (description: string) => Effect.fail(oauthError("invalid_grant", description))
 
+/** Why a spent code does not fit the request, in the order the checks are made; undefined when it fits. */
+const mismatchOf = (
+  client: OAuthClient,
+  code: AuthorizationCodeRow,
+  redirectUri: string,
+  verifier: string | undefined
+): string | undefined => {
+  if (code.app_id !== client.clientId) return "The authorization code was issued to another client."
+  if (code.redirect_uri !== redirectUri) return "redirect_uri differs from the one of the authorization request."
+  if (client.kind === "developer" && code.code_challenge_method !== "S256") {
+    return "The client developer's codes need a PKCE S256 challenge."
+  }
+  const challenge = code.code_challenge === null || code.code_challenge_method === null
+    ? null
+    : { value: code.code_challenge, method: code.code_challenge_method }
+  if (pkceHolds(challenge, verifier)) return undefined
+  return challenge === null
+    ? "The code was issued without a PKCE challenge; send no code_verifier."
+    : "code_verifier does not match the code challenge."
+}
+
 /**
- * grant_type authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). The code is
- * spent first, in one statement, so every later check that fails has burnt it
- * too; a second use revokes the sign-in the first one started.
+ * grant_type authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). One statement spends the code
+ * and, when the request fits it, starts the sign-in (AppSigninsRepo.redeemCode), so a request that
+ * does not fit has burnt the code too; a second use revokes the sign-in the first one started.
  */
 export const authorizationCodeGrant = (client: OAuthClient, parameters: ReadonlyMap<string, string>) =>
   Effect.gen(function*() {
-    const codes = yield* AuthorizationCodes
     const appSignins = yield* AppSigninsRepo
     const signins = yield* SigninsRepo
     const issuer = yield* AppTokenIssuer
@@ -24,7 +44,13 @@ export const authorizationCodeGrant = (client: OAuthClient, parameters: Readonly
     const redirectUri = yield* required(parameters, "redirect_uri")
     const verifier = parameters.get("code_verifier") || undefined
     const at = yield* now
-    const redemption = yield* codes.redeem(code, at)
+    const redemption = yield* appSignins.redeemCode({
+      code,
+      clientId: client.clientId,
+      redirectUri,
+      verifier,
+      s256Only: client.kind === "developer"
+    }, at)
     switch (redemption._tag) {
       case "Unknown":
         return yield* invalidGrant("The authorization code is not valid.")
@@ -37,41 +63,27 @@ export const authorizationCodeGrant = (client: OAuthClient, parameters: Readonly
         }
         return yield* invalidGrant("The authorization code was already used; the tokens issued from it are revoked.")
       }
-      case "Redeemed":
-        break
+      case "Mismatched": {
+        const mismatch = mismatchOf(client, redemption.code, redirectUri, verifier)
+        if (mismatch === undefined) return yield* Effect.dieMessage("redeemCode refused a code these checks accept")
+        return yield* invalidGrant(mismatch)
+      }
+      case "Refused":
+        return yield* invalidGrant(
+          redemption.reason === "access_removed"
+            ? "The account's access to this app was removed."
+            : "The account of this code can no longer sign in."
+        )
+      case "Started": {
+        const { code: redeemed, started } = redemption
+        return yield* issuer.respond({
+          signin: started.signin,
+          grant: { app_id: redeemed.app_id, scope: redeemed.scope, auth_time: redeemed.auth_time },
+          refreshToken: started.refreshToken,
+          account: started.account,
+          nonce: redeemed.nonce,
+          now: at
+        })
+      }
     }
-    const redeemed = redemption.code
-    if (redeemed.app_id !== client.clientId) return yield* invalidGrant("The authorization code was issued to another client.")
-    if (redeemed.redirect_uri !== redirectUri) {
-      return yield* invalidGrant("redirect_uri differs from the one of the authorization request.")
-    }
-    if (client.kind === "developer" && redeemed.code_challenge_method !== "S256") {
-      return yield* invalidGrant("The client developer's codes need a PKCE S256 challenge.")
-    }
-    const challenge = redeemed.code_challenge === null || redeemed.code_challenge_method === null
-      ? null
-      : { value: redeemed.code_challenge, method: redeemed.code_challenge_method }
-    if (!pkceHolds(challenge, verifier)) {
-      return yield* invalidGrant(
-        challenge === null
-          ? "The code was issued without a PKCE challenge; send no code_verifier."
-          : "code_verifier does not match the code challenge."
-      )
-    }
-    const started = yield* appSignins.startFromCode(redeemed, at)
-    if (started._tag === "Refused") {
-      return yield* invalidGrant(
-        started.reason === "access_removed"
-          ? "The account's access to this app was removed."
-          : "The account of this code can no longer sign in."
-      )
-    }
-    return yield* issuer.respond({
-      signin: started.signin,
-      grant: { app_id: redeemed.app_id, scope: redeemed.scope, auth_time: redeemed.auth_time },
-      refreshToken: started.refreshToken,
-      account: started.account,
-      nonce: redeemed.nonce,
-      now: at
-    })
   })

@@ -39,8 +39,7 @@ export const shortLivedTokenGrant = (
         accountUuid: token.silicon_uuid,
         scope: token.scope,
         authTime: at,
-        method: "short_lived_token",
-        codeHash: null
+        method: "short_lived_token"
       }, at)
       if (signin._tag === "Refused") {
         return yield* invalidGrant(
