@@ -127,7 +127,7 @@ const codeExchanges = (target: Target, codes: ReadonlyArray<string>, run: number
 /** Our server's work per request, from the code (for the explanation under the table). */
 const ourWork = {
   exchange:
-    "two statements (the code spent in one UPDATE; then one statement that reads the account as the app sees it and writes the sign-in, its refresh token and grant, the membership and the code's link) and two Ed25519 signatures (access token, ID token)",
+    "one statement (the code spent and checked against the request's client, redirect_uri and PKCE verifier, and when it fits, the account read as the app sees it and the sign-in, its refresh token and grant, the membership and the code's link written, in one commit) and two Ed25519 signatures (access token, ID token)",
   rotation:
     "one statement (claim the token, touch the sign-in, insert the next token, read the app's view of the sign-in) and two signatures",
   read:
