@@ -97,8 +97,8 @@ once from a map prepared per route (18 entries in accounts). It serves the whole
 conventions, the log line) for about the CPU Effect's own serving spends on one endpoint.
 
 Where the rest goes (\`--cpu-prof\` of each server, the last 5 s of load): spread thin over the fiber and its
-context, the request and response objects and their headers, the log line and their garbage, with no function above
-3 % of the total. One cost grows as a server slows: the socket write. \`writev\` took 4.6 µs per request in bare,
+context, the request and response objects and their headers, the log line and their garbage: beside the socket
+write and the garbage collector, no function takes above 3 % of the total. The socket write grows as a server slows. \`writev\` took 4.6 µs per request in bare,
 5.9 µs in the second row, 11.8 µs in the third and 23 µs in accounts. On this virtual machine a response written to
 a client that has gone idle pays for waking it (an interrupt to the other core, through the hypervisor), while a fast
 server finds autocannon still busy; so part of each slower row's CPU is the price of being slower, and whatever JS a
