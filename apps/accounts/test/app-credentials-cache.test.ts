@@ -63,3 +63,16 @@ it.effect("a wrong secret or an unknown app is never cached: each try reads agai
     expect(yield* codeOf(credentials.verify("other-app", SECRET))).toBe("InvalidAppCredentials")
     expect(reads()).toBe(3)
   }))
+
+it.effect("a check says until when it is trusted: the instant its success stops being reused, the same on a reuse", () =>
+  Effect.gen(function*() {
+    const { credentials } = yield* credentialsOver
+    yield* TestClock.adjust(Duration.seconds(5))
+    const first = yield* credentials.check(APP_ID, SECRET)
+    expect(first).toEqual({ appId: APP_ID, trustedUntil: 5_000 + Duration.toMillis(CREDENTIAL_CACHE) })
+    // A reuse is trusted no longer than the check it reuses: what replays its answer (kept answers) stops with it.
+    yield* TestClock.adjust(Duration.seconds(30))
+    expect((yield* credentials.check(APP_ID, SECRET)).trustedUntil).toBe(first.trustedUntil)
+    yield* TestClock.adjust(Duration.seconds(30))
+    expect((yield* credentials.check(APP_ID, SECRET)).trustedUntil).toBe(65_000 + Duration.toMillis(CREDENTIAL_CACHE))
+  }))

@@ -29,6 +29,9 @@ layer(AccountsTest(), { excludeTestServices: true })("a cached proof and its exp
         const at = (millis: number) => proofs.verify(receiver.appId, { proof_token: token }, new Date(millis))
         const first = yield* at(Date.now())
         expect(first.answer).toMatchObject({ valid: true, expires_at: proof.body.expires_at })
+        // The verdict's own deadline, which bounds its replay (a kept answer): the token's expiry, and for good once invalid.
+        expect(first.holdsUntil).toBe(expiresAt.getTime())
+        expect((yield* at(expiresAt.getTime())).holdsUntil).toBe(Infinity)
         // Counted after the first lookup's fence: by then every change committed before it (the issue) is counted.
         const before = generation()
         expect((yield* at(expiresAt.getTime() - 1)).answer).toMatchObject({ valid: true })

@@ -42,7 +42,8 @@ const retryAfterMillis = 1_000
 /**
  * Follows committed changes on a PostgreSQL server, on one connection made with `config`.
  *
- * The fence is a `SELECT 1` on the listening connection. PostgreSQL signals a listener when a
+ * The fence is an empty query on the listening connection (nothing to parse or plan, answered
+ * with EmptyQueryResponse and ReadyForQuery). PostgreSQL signals a listener when a
  * transaction that notified commits, before that transaction's client hears of the commit, and
  * a backend sends the notifications it has been signalled before its next ReadyForQuery. So once
  * the fence's answer is in, every change committed before the fence was sent has been counted.
@@ -89,20 +90,26 @@ class ChangeListener {
   #fence(done: (known: boolean) => void): void {
     if (this.#closed || Date.now() < this.#retryAt) return done(false)
     this.#waiting.push(done)
-    if (!this.#fencing) this.#sendFence()
+    if (this.#fencing) return
+    // Sent once the requests that arrived in this turn of the event loop have asked: they share it.
+    this.#fencing = true
+    setImmediate(() => this.#sendFence())
   }
 
   #sendFence(): void {
-    this.#fencing = true
     const batch = this.#waiting
     this.#waiting = []
-    const finish = (known: boolean) => {
+    if (this.#closed) {
       this.#fencing = false
+      return this.#answer(batch, false)
+    }
+    const finish = (known: boolean) => {
       this.#answer(batch, known)
-      if (this.#waiting.length > 0) this.#sendFence()
+      if (this.#waiting.length > 0) setImmediate(() => this.#sendFence())
+      else this.#fencing = false
     }
     this.#connected()
-      .then((client) => this.#selectOne(client))
+      .then((client) => this.#emptyQuery(client))
       .then(() => finish(true), () => {
         this.#retryAt = Date.now() + retryAfterMillis
         if (this.#client !== undefined) this.#drop(this.#client)
@@ -131,12 +138,12 @@ class ChangeListener {
     return client
   }
 
-  #selectOne(client: Pg.Client): Promise<unknown> {
+  #emptyQuery(client: Pg.Client): Promise<unknown> {
     const timer = setTimeout(
       () => socketOf(client)?.destroy(new Error(`no answer to the change fence within ${fenceDeadlineMillis} ms`)),
       fenceDeadlineMillis
     )
-    return client.query("SELECT 1").finally(() => clearTimeout(timer))
+    return client.query("").finally(() => clearTimeout(timer))
   }
 
   #drop(client: Pg.Client): void {

@@ -1,5 +1,5 @@
 import { HttpApp, type HttpApi, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Cause, Context, Effect, Exit, FiberRef, Option, Runtime, Schema, Either } from "effect"
+import { Cause, type Clock, Context, Effect, Exit, FiberRef, Option, Runtime, Schema, Either } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ApiErrorInstance } from "./ApiError.ts"
 import { type ApiVersioning, isVersioned, selectVersion } from "./ApiVersion.ts"
@@ -7,6 +7,7 @@ import { checkBody, checkStreamedBody } from "./BodyChecks.ts"
 import type { ErrorFormat } from "./ErrorFormat.ts"
 import type { EnvelopeStyle } from "./ErrorResponse.ts"
 import { type FailureContext, respondWithError, translateFailure } from "./ErrorTranslation.ts"
+import { type AnswerFreshness, answerKeptUntil, KeptAnswers, keptAnswerKey, type KeptLookup } from "./KeptAnswers.ts"
 import { RequestTimeout } from "./errors.ts"
 import { sendResponse } from "./NodeResponse.ts"
 import { parameterRefusal } from "./ParameterCheck.ts"
@@ -53,6 +54,12 @@ export interface ConventionsOptions {
    * an INFO line in the JSON logger's shape and sink.
    */
   readonly logRequest?: (line: RequestLogLine) => void
+  /**
+   * The freshness of a channel's state (the committed changes' watch), for the routes that keep
+   * answers (KeepsAnswers), or undefined where it cannot be followed: their answers are then never
+   * kept. Default: none is followed.
+   */
+  readonly answerFreshness?: (channel: string) => AnswerFreshness | undefined
 }
 
 export type Admission = (
@@ -108,6 +115,26 @@ interface Settings {
   readonly errorPage: Option.Option<ErrorFormat>
   readonly answering: Answering
   readonly runtime: Runtime.Runtime<never>
+  /** Each route's kept answers, for the routes that keep them where their channel is followed. */
+  readonly keptAnswers: ReadonlyMap<Route, KeptAnswers>
+}
+
+/** A store of kept answers for every route that keeps them, on the runtime's clock. */
+const keptAnswersOf = (
+  table: RouteTable,
+  freshnessOf: ((channel: string) => AnswerFreshness | undefined) | undefined,
+  runtime: Runtime.Runtime<never>
+): ReadonlyMap<Route, KeptAnswers> => {
+  const stores = new Map<Route, KeptAnswers>()
+  if (freshnessOf === undefined) return stores
+  const clock: Clock.Clock = Runtime.runSync(runtime)(Effect.clock)
+  const nowMillis = () => clock.unsafeCurrentTimeMillis()
+  for (const route of table.routes) {
+    if (Option.isNone(route.keepsAnswers)) continue
+    const freshness = freshnessOf(route.keepsAnswers.value.channel)
+    if (freshness !== undefined) stores.set(route, new KeptAnswers(freshness, route.keepsAnswers.value.capacity, nowMillis))
+  }
+  return stores
 }
 
 /**
@@ -132,10 +159,17 @@ export const conventions = (options: ConventionsOptions) => {
       logRequest: options.logRequest ?? writeRequestLine,
       errorPage: options.errorPage === undefined ? Option.none() : Option.some({ page: options.errorPage }),
       answering: answering as Answering,
-      runtime: runtime as Runtime.Runtime<never>
+      runtime: runtime as Runtime.Runtime<never>,
+      keptAnswers: keptAnswersOf(table, options.answerFreshness, runtime as Runtime.Runtime<never>)
     }
     return (source, node) => new Exchange(settings, source, node).start()
   }
+}
+
+/** Where an answer is kept if its handler says it may be: the route's store, and the lookup that missed. */
+interface Keeping {
+  readonly store: KeptAnswers
+  readonly miss: Extract<KeptLookup, { _tag: "Missing" }>
 }
 
 /** Past its budget a request is answered by this timer, on its connection; its work goes on in its fiber. */
@@ -216,14 +250,28 @@ class Exchange implements FailureContext {
       const streamed = checkStreamedBody(this.request, route)
       return streamed === undefined ? this.answer() : this.refuse(streamed.error, route.errorFormat, streamed.closeConnection)
     }
-    readBody(this.request.source, route.maxBodyBytes, (read) => this.bodyRead(route, read))
+    readBody(this.request.source, route.maxBodyBytes, (read) => {
+      const kept = this.settings.keptAnswers.get(route)
+      if (kept === undefined || read._tag !== "Read" || !this.aroundLeavesAlone()) return this.bodyRead(route, read)
+      // A kept answer's request passed the body checks, which read nothing but the bytes and the Content-Type in its key.
+      kept.lookup(keptAnswerKey(this.request.source.headers, this.settings.versionHeader, read.bytes), (found) => {
+        if (found?._tag === "Kept") return void this.send(found.response)
+        this.bodyRead(route, read, found === undefined ? undefined : { store: kept, miss: found })
+      })
+    })
   }
 
-  private bodyRead(route: Route, read: BodyRead): void {
+  private bodyRead(route: Route, read: BodyRead, keeping?: Keeping): void {
     const checked = checkBody(this.request, route, read)
     if (checked._tag === "Refused") return this.refuse(checked.error, route.errorFormat, checked.closeConnection)
     this.request.bufferBody(checked.bytes, checked.json)
-    this.answer()
+    this.answer(keeping)
+  }
+
+  /** Whether `around` has nothing to do for this request (an idempotent retry is its to answer, not a kept answer's). */
+  private aroundLeavesAlone(): boolean {
+    const around = this.settings.around
+    return around === undefined || around(this.request, Effect.never) === Effect.never
   }
 
   /** The failure's format: the error page for a browser on a page route, else the route's own. */
@@ -261,8 +309,11 @@ class Exchange implements FailureContext {
     )
   }
 
-  /** The answer's fiber: its failures become responses; what handlers registered for the response runs on it. */
-  private answer(): void {
+  /**
+   * The answer's fiber: its failures become responses; what handlers registered for the response runs on it.
+   * `keeping`: where the answer is kept if its handler says it may be (keepAnswerUntil).
+   */
+  private answer(keeping?: Keeping): void {
     const { request, route, settings } = this
     const { context, fiberRefs, runtimeFlags } = settings.runtime
     const answer = settings.answering(request, route, this.path)
@@ -274,11 +325,18 @@ class Exchange implements FailureContext {
     const translated = wrapped === handled
       ? handled
       : Effect.catchAllCause(wrapped, (cause) => translateFailure(cause, this, "conventions"))
+    const finish = keeping === undefined
+      ? (response: HttpServerResponse.HttpServerResponse) => this.finish(response)
+      : (response: HttpServerResponse.HttpServerResponse) =>
+        Effect.flatMap(answerKeptUntil, (until) => {
+          if (until !== undefined && !this.answeredByBudget) keeping.store.keep(keeping.miss, response, until)
+          return this.finish(response)
+        })
     const answered = Effect.flatMap(translated, (response) =>
       Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handler) =>
         handler._tag === "None"
-          ? this.finish(response)
-          : Effect.flatMap(handler.value(request, response), (final) => this.finish(final))))
+          ? finish(response)
+          : Effect.flatMap(handler.value(request, response), finish)))
     // A timer, not a racing fiber: every request pays for the budget, few reach it.
     if (route !== undefined) this.timer = setTimeout(budgetSpent, route.timeBudgetMillis, this)
     const fiber = Runtime.runFork(Runtime.make({ context: Context.unsafeMake(services), fiberRefs, runtimeFlags }))(

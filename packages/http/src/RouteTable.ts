@@ -1,6 +1,7 @@
 import { HttpApi, type HttpApiSchema } from "@effect/platform"
 import { Context, Option, type Schema, SchemaAST } from "effect"
 import { type ErrorFormat, errorFormatOf } from "./ErrorFormat.ts"
+import { KeepsAnswers } from "./KeptAnswers.ts"
 import { percentDecoded } from "./RequestUrl.ts"
 
 /** Per-endpoint request body limit, in bytes (default 64 KB). */
@@ -47,6 +48,8 @@ export interface Route {
   readonly headers?: Readonly<Record<string, string>>
   /** The names of the path's parameters, in order (`*` for a trailing wildcard). */
   readonly paramNames: ReadonlyArray<string>
+  /** Whether and how its answers may be kept and replayed (KeepsAnswers). */
+  readonly keepsAnswers: Option.Option<Context.Tag.Service<KeepsAnswers>>
 }
 
 /** Whether a value of this schema is always a JSON object on the wire. */
@@ -88,6 +91,8 @@ export interface RouteTable {
   readonly pageAt: (path: string) => boolean
   /** The path's parameters for a route it matched, percent-decoded, by the route's names. */
   readonly params: (route: Route, path: string) => Readonly<Record<string, string>>
+  /** Every route, the API's and the extra ones. */
+  readonly routes: ReadonlyArray<Route>
 }
 
 const PARAMETER = "([^/]+)"
@@ -146,7 +151,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
         errorFormat: errorFormatOf(payloadSchema),
         page: Context.getOption(mergedAnnotations, HtmlPage).pipe(Option.isSome),
         jsonObjectBody: jsonObjectBodyOf(payloadSchema),
-        paramNames: paramNamesOf(endpoint.path)
+        paramNames: paramNamesOf(endpoint.path),
+        keepsAnswers: Context.getOption(mergedAnnotations, KeepsAnswers)
       }
       const regex = patternOf(endpoint.path)
       if (regex === undefined) {
@@ -178,7 +184,8 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
       errorFormat: Option.none(),
       page: false,
       jsonObjectBody: false,
-      paramNames: []
+      paramNames: [],
+      keepsAnswers: Option.none()
     })
     exact.set(path, byMethod)
   }
@@ -190,7 +197,9 @@ export const makeRouteTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<Ex
     const matching = byLiteralSegments.filter((entry) => entry.regex.test(path)).map((entry) => entry.routes)
     return found === undefined ? matching : [found, ...matching]
   }
+  const routes = [...exact.values(), ...[...patterns.values()].map((entry) => entry.routes)].flatMap((byMethod) => [...byMethod.values()])
   return {
+    routes,
     // On every request: stops at the first pattern that has the method.
     match: (method, path) => {
       const inRoutes = (routes: Map<string, Route>) => routes.get(method) ?? (method === "HEAD" ? routes.get("GET") : undefined)

@@ -13,6 +13,7 @@ import {
   TimeBudgetMillis,
   OriginNotAllowed,
   publicDocument,
+  type RequestListener,
   requireOrigin,
   setCookie,
   strict
@@ -129,6 +130,20 @@ const WidgetsLive = HttpApiBuilder.group(TestApi, "widgets", (handlers) =>
 
 export const HandlerCallsLive = Layer.effect(HandlerCalls, Ref.make(0))
 
+/** A request listener on 127.0.0.1 at a random port, for the scope: `http://127.0.0.1:<port>`. */
+export const listenOnRandomPort = (listener: RequestListener) =>
+  Effect.gen(function*() {
+    const server = createServer(listener)
+    yield* Effect.acquireRelease(
+      Effect.async<void>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.void))),
+      () => Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+    )
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+
 /** Where the test API listens: `http://127.0.0.1:<port>`. */
 class TestServerUrl extends Context.Tag("test/TestServerUrl")<TestServerUrl, string>() {}
 
@@ -146,15 +161,7 @@ export const TestServerLive = Layer.scoped(
       versioning: testVersioning,
       unavailable: (defect) => defect instanceof TestOutage
     })(answerWith(router), yield* Effect.runtime<HttpRouter.HttpRouter.DefaultServices>())
-    const server = createServer(listener)
-    yield* Effect.acquireRelease(
-      Effect.async<void>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.void))),
-      () => Effect.async<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
-    )
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    return yield* listenOnRandomPort(listener)
   })
 ).pipe(
   Layer.provide(HttpApiBuilder.api(TestApi).pipe(Layer.provide(WidgetsLive))),

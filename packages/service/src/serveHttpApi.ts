@@ -1,6 +1,7 @@
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, type HttpServerResponse } from "@effect/platform"
 import {
   type Admission,
+  type AnswerFreshness,
   type ApiErrorInstance,
   type ApiVersioning,
   type AroundHandled,
@@ -11,8 +12,8 @@ import {
   type RequestLogLine,
   writeRequestLine
 } from "@platform/http"
-import { isDatabaseUnavailable } from "@platform/database"
-import { Effect, FiberRef, Layer, LogLevel } from "effect"
+import { CommittedChanges, isDatabaseUnavailable } from "@platform/database"
+import { Effect, FiberRef, Layer, LogLevel, Option } from "effect"
 import { type HomeLink, homePage } from "./homePage.ts"
 import { ListeningServer, nodeServer } from "./nodeServer.ts"
 import { CompiledEndpoints } from "./compiledEndpoints.ts"
@@ -63,9 +64,13 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
     { method: "GET", path: DOCS_PATH, headers: { "content-security-policy": "frame-ancestors 'none'" } },
     ...(service.ownHomePage === true ? [] : [{ method: "GET", path: HOME_PATH }])
   ])
-  const withConventions = (logRequest: (line: RequestLogLine) => void) => conventions({
+  const withConventions = (
+    logRequest: (line: RequestLogLine) => void,
+    answerFreshness: (channel: string) => AnswerFreshness | undefined
+  ) => conventions({
     api: service.api,
     logRequest,
+    answerFreshness,
     table,
     versioning: service.versioning,
     unavailable: isDatabaseUnavailable,
@@ -88,7 +93,11 @@ export const serveHttpApi = <Id extends string, Groups extends HttpApiGroup.Http
     // The request log line is an INFO line: written unless the runtime's minimum log level is above it.
     const logsInfo = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
     const runtime = yield* Effect.runtime<never>()
-    const listener = withConventions(logsInfo ? writeRequestLine : () => {})(
+    // Kept answers (KeepsAnswers) follow committed changes; on the embedded database nothing is kept.
+    const changes = yield* Effect.serviceOption(CommittedChanges)
+    const answerFreshness = (channel: string) =>
+      Option.getOrUndefined(Option.flatMap(changes, (changes) => changes.watch(channel)))
+    const listener = withConventions(logsInfo ? writeRequestLine : () => {}, answerFreshness)(
       dispatchRoutes(router, table, yield* CompiledEndpoints, runtime.context),
       runtime
     )

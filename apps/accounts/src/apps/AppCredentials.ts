@@ -15,11 +15,17 @@ const NO_SECRET = sha256Hex("no app secret")
 
 const invalid = () => new InvalidAppCredentials({ message: "Unknown app, or a wrong app secret." })
 
+/** An app whose credentials were right, and until when that check is trusted (epoch milliseconds). */
+export interface CheckedApp {
+  readonly appId: string
+  readonly trustedUntil: number
+}
+
 /** The answer to right credentials: the app, unless it is disabled. */
-const rightCredentials = (appId: string, status: AppStatus) =>
+const rightCredentials = (appId: string, status: AppStatus, trustedUntil: number) =>
   status === "disabled"
     ? Effect.fail(new AppDisabled({ message: "This app is disabled; its authors can still manage it." }))
-    : Effect.succeed(appId)
+    : Effect.succeed<CheckedApp>({ appId, trustedUntil })
 
 /** The apps `AppCredentials.Test` knows, with their secrets: one active, one disabled. */
 export const TEST_APPS = {
@@ -35,37 +41,39 @@ export const TEST_APPS = {
 export class AppCredentials extends Effect.Service<AppCredentials>()("accounts/AppCredentials", {
   effect: Effect.gen(function*() {
     const apps = yield* AppsRepo
-    const cache = new ExpiringCache<AppStatus>(10_000)
+    const cache = new ExpiringCache<{ readonly status: AppStatus; readonly until: number }>(10_000)
 
-    const verify = (appId: string, secret: string): Effect.Effect<string, InvalidAppCredentials | AppDisabled> =>
+    const check = (appId: string, secret: string): Effect.Effect<CheckedApp, InvalidAppCredentials | AppDisabled> =>
       Effect.gen(function*() {
         const nowMillis = yield* Clock.currentTimeMillis
         const digest = sha256Hex(secret)
         const key = `${appId}\n${digest}`
-        let status = cache.get(key, nowMillis)
-        if (status === undefined) {
+        let checked = cache.get(key, nowMillis)
+        if (checked === undefined) {
           const stored = yield* apps.credentialsOf(appId)
           const expected = Option.match(stored, { onNone: () => NO_SECRET, onSome: (row) => row.secret_hash ?? NO_SECRET })
           const right = constantTimeEqual(digest, expected) && Option.isSome(stored) && stored.value.secret_hash !== null
           if (!right) return yield* invalid()
-          status = stored.value.status
-          cache.set(key, status, nowMillis + Duration.toMillis(CREDENTIAL_CACHE))
+          checked = { status: stored.value.status, until: nowMillis + Duration.toMillis(CREDENTIAL_CACHE) }
+          cache.set(key, checked, checked.until)
         }
-        return yield* rightCredentials(appId, status)
+        return yield* rightCredentials(appId, checked.status, checked.until)
       })
 
-    return { verify } as const
+    return { check, verify: (appId: string, secret: string) => Effect.map(check(appId, secret), (app) => app.appId) } as const
   }),
   dependencies: [AppsRepo.Default]
 }) {
   /** The apps of TEST_APPS only, in memory and uncached: for tests of the callers (client authentication). */
   static Test = Layer.succeed(
     this,
-    this.make({
-      verify: (appId, secret) => {
+    this.make((() => {
+      // Uncached: every check is trusted for the instant it is made.
+      const check = (appId: string, secret: string): Effect.Effect<CheckedApp, InvalidAppCredentials | AppDisabled> => {
         const app = Object.values(TEST_APPS).find((known) => known.appId === appId && known.secret === secret)
-        return app === undefined ? Effect.fail(invalid()) : rightCredentials(app.appId, app.status)
+        return app === undefined ? Effect.fail(invalid()) : Effect.flatMap(Clock.currentTimeMillis, (now) => rightCredentials(app.appId, app.status, now))
       }
-    })
+      return { check, verify: (appId: string, secret: string) => Effect.map(check(appId, secret), (app) => app.appId) }
+    })())
   )
 }

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { errorResponse, InvalidCursor, Page, PageQueryFields, ValidationFailed } from "@platform/http"
+import { errorResponse, InvalidCursor, KeepsAnswers, Page, PageQueryFields, ValidationFailed } from "@platform/http"
 import { Schema } from "effect"
 import { AccountAuth } from "../auth/AccountAuth.ts"
 import { AppOrAuthor } from "../app-management/AppOrAuthor.ts"
@@ -11,6 +11,7 @@ import {
   PendingAccountVerificationRequest
 } from "./AccountVerificationRequest.ts"
 import { AppCaller } from "./AppCaller.ts"
+import { PROOF_VIEW_CACHE_CAPACITY, PROOF_VIEW_CHANNEL } from "./proofViewChannel.ts"
 import {
   AppVerificationSingleApp,
   InvalidProofId,
@@ -97,6 +98,8 @@ export class ProofsApi extends HttpApiGroup.make("proofs")
     HttpApiEndpoint.post("verify", "/v1/proofs/verify")
       .setPayload(ProofVerifyRequest)
       .addSuccess(ProofVerification)
+      // Every receiving app asks again and again: each process replays its answers, exact under the proof view's changes.
+      .annotate(KeepsAnswers, { channel: PROOF_VIEW_CHANNEL, capacity: PROOF_VIEW_CACHE_CAPACITY })
       .annotate(
         OpenApi.Description,
         "The receiving app checks a proof token. Always 200: valid true only if the token is known and unexpired, the proof not revoked, the caller " +

@@ -2,11 +2,11 @@ import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
 import { parseBasic } from "@platform/auth"
 import { errorResponse } from "@platform/http"
 import { Context, Effect, Layer, Schema } from "effect"
-import { AppCredentials } from "../apps/AppCredentials.ts"
+import { AppCredentials, type CheckedApp } from "../apps/AppCredentials.ts"
 import { AppCredentialsRequired, AppDisabled, InvalidAppCredentials } from "../apps/errors.ts"
 
-/** The app a request authenticated as (its Basic credentials). */
-export class CurrentApp extends Context.Tag("accounts/CurrentApp")<CurrentApp, { readonly appId: string }>() {}
+/** The app a request authenticated as (its Basic credentials), and until when that check is trusted. */
+export class CurrentApp extends Context.Tag("accounts/CurrentApp")<CurrentApp, CheckedApp>() {}
 
 export const AppCallerFailure = Schema.Union(
   errorResponse(AppCredentialsRequired),
@@ -31,7 +31,7 @@ export const AppCallerLive = Layer.effect(
       if (basic === undefined) {
         return yield* new AppCredentialsRequired({ message: "Send the app's credentials: Authorization Basic base64(app_id:app_secret)." })
       }
-      return { appId: yield* credentials.verify(basic.clientId, basic.secret) }
+      return yield* credentials.check(basic.clientId, basic.secret)
     })
   })
 ).pipe(Layer.provide(AppCredentials.Default))

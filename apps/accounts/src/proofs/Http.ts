@@ -1,4 +1,4 @@
-import { addResponseHeaders, decodeCursor, DEFAULT_PAGE_SIZE, noStore, pageOf } from "@platform/http"
+import { addResponseHeaders, decodeCursor, DEFAULT_PAGE_SIZE, keepAnswerUntil, noStore, pageOf } from "@platform/http"
 import { carriesNewSecret } from "@platform/idempotency"
 import { compiledGroup, now } from "@platform/service"
 import { Effect, Layer, Schema } from "effect"
@@ -76,7 +76,9 @@ const ProofsGroupLive = compiledGroup(AccountsApi, "proofs", (handlers) =>
       .handle("verify", ({ payload }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          const { answer, hint } = yield* proofs.verify(app.appId, payload, yield* now)
+          const { answer, hint, holdsUntil } = yield* proofs.verify(app.appId, payload, yield* now)
+          // Replayed to the same credentials and body until either expires or a change reaches the proof's tables.
+          yield* keepAnswerUntil(Math.min(holdsUntil, app.trustedUntil))
           yield* noStore
           if (hint !== undefined) yield* addResponseHeaders({ "x-accounts-hint": hint })
           return answer

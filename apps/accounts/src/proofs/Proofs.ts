@@ -202,24 +202,26 @@ export class Proofs extends Effect.Service<Proofs>()("accounts/Proofs", {
 
     /**
      * Always an answer: valid only when the token is known and unexpired, the proof live, the caller its
-     * receiving app, the issuing app active, and (User verification) account, membership and sign-in live.
-     * `hint` says what was malformed in the input.
+     * receiving app, the issuing app active and (User verification) account, membership and sign-in live.
+     * `hint` says what was malformed in the input. `holdsUntil` (epoch milliseconds): until when the
+     * answer stays true if nothing it read changes; a valid answer only until the token or the proof
+     * expires, any other for good (time does not make an invalid proof valid).
      */
     const verify = (callerApp: string, body: unknown, now: Date) =>
       Effect.gen(function*() {
         const token = typeof body === "object" && body !== null && "proof_token" in body ? body.proof_token : undefined
         if (typeof token !== "string" || !token.startsWith(PROOF_TOKEN_PREFIX) || token.length > 200) {
-          return { answer: INVALID, hint: `Send {"proof_token": "sap_..."}: the proof token the issuing app gave you.` }
+          return { answer: INVALID, hint: `Send {"proof_token": "sap_..."}: the proof token the issuing app gave you.`, holdsUntil: Infinity }
         }
         const found = yield* repo.verifyToken(sha256Hex(token))
-        if (Option.isNone(found)) return { answer: INVALID, hint: undefined }
+        if (Option.isNone(found)) return { answer: INVALID, hint: undefined, holdsUntil: Infinity }
         const row = found.value
-        const live = row.token_expires.getTime() > now.getTime() &&
-          row.refresh_expires_at.getTime() > now.getTime() &&
+        const holdsUntil = Math.min(row.token_expires.getTime(), row.refresh_expires_at.getTime())
+        const live = holdsUntil > now.getTime() &&
           row.revoked_at === null && row.ended_reason === null &&
           row.receiving_app === callerApp &&
           row.issuing_status === "active"
-        if (!live) return { answer: INVALID, hint: undefined }
+        if (!live) return { answer: INVALID, hint: undefined, holdsUntil: Infinity }
         const answer: ProofVerification = {
           valid: true,
           proof_id: row.id,
@@ -230,7 +232,7 @@ export class Proofs extends Effect.Service<Proofs>()("accounts/Proofs", {
           user: userOf(row),
           scopes: row.scopes
         }
-        return { answer, hint: undefined }
+        return { answer, hint: undefined, holdsUntil }
       })
 
     /** The proof a revocation names, by id, token or refresh token. */
