@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { TestDatabase } from "@platform/database"
 import { RateLimiter } from "@platform/rate-limit"
 import { Effect, Fiber } from "effect"
 import { Readable } from "node:stream"
@@ -66,8 +67,15 @@ const importOf = (appId: string, source: AsyncIterable<string>) =>
       Effect.provide(CsvImports.Default)
     )
 
+/**
+ * The largest file a request may carry, on a PostgreSQL server. The embedded database writes in one WASM thread
+ * at a quarter of that speed: there the file is 25,000 rows, which still streams through 25 batches, and a file
+ * over the limit is read to its 100,000th row by the too_many_rows test below.
+ */
+const GENERATED_ROWS = TestDatabase.hasServer ? 100_000 : 25_000
+
 layer(AccountsTest(), { excludeTestServices: true })("CSV imports", (it) => {
-  it.effect("100,000 generated rows stream in with bounded memory, progress shows while it runs, stats count them", () =>
+  it.effect(`${GENERATED_ROWS.toLocaleString("en-US")} generated rows stream in with bounded memory, progress shows while it runs, stats count them`, () =>
     Effect.gen(function*() {
       const app = yield* importingApp
       const held = gate()
@@ -77,7 +85,7 @@ layer(AccountsTest(), { excludeTestServices: true })("CSV imports", (it) => {
       const sampler = setInterval(() => {
         peak = Math.max(peak, process.memoryUsage().rss)
       }, 20)
-      const answer = yield* Effect.fork(app.send(generatedRows(100_000, { afterRows: 5000, until: held.opened })))
+      const answer = yield* Effect.fork(app.send(generatedRows(GENERATED_ROWS, { afterRows: 5000, until: held.opened })))
       // The body stalls after 5,000 rows: the job shows the batches written, still running.
       const running = yield* untilJob(app, (job) => job.rows_read >= 4000)
       expect(running).toMatchObject({ status: "running", rows_failed: 0, finished_at: null })
@@ -85,11 +93,11 @@ layer(AccountsTest(), { excludeTestServices: true })("CSV imports", (it) => {
       held.open()
       const job = expectCreated(yield* answer.await.pipe(Effect.flatten))
       clearInterval(sampler)
-      console.log(`imports: 100,000 rows in ${Math.round(performance.now() - started)} ms, peak RSS ${Math.round(peak / 1048576)} MB (${Math.round((peak - before) / 1048576)} MB above the start)`)
-      expect(job).toMatchObject({ status: "completed", rows_read: 100_000, rows_imported: 100_000, rows_failed: 0, error: null })
+      console.log(`imports: ${GENERATED_ROWS} rows in ${Math.round(performance.now() - started)} ms, peak RSS ${Math.round(peak / 1048576)} MB (${Math.round((peak - before) / 1048576)} MB above the start)`)
+      expect(job).toMatchObject({ status: "completed", rows_read: GENERATED_ROWS, rows_imported: GENERATED_ROWS, rows_failed: 0, error: null })
       expect(peak - before).toBeLessThan(512 * 1048576)
       const record = yield* app.get("")
-      expect(record.body.stats).toMatchObject({ users: 100_000, imported_unclaimed: 100_000 })
+      expect(record.body.stats).toMatchObject({ users: GENERATED_ROWS, imported_unclaimed: GENERATED_ROWS })
       expect((yield* app.get(`/imports/${job.import_id}`)).body).toEqual(job)
     }), 120_000)
 
