@@ -28,7 +28,8 @@ const keptUntil = FiberRef.unsafeMake<number | undefined>(undefined)
 /**
  * Says the answer this handler is giving may be replayed to the same request until `untilMillis`
  * (epoch milliseconds), unless a change is committed on the endpoint's channel first. A handler
- * that says nothing is asked again next time.
+ * that says nothing is asked again next time. The whole response is replayed, its headers included,
+ * with the conventions' own (request id, version) made anew.
  */
 export const keepAnswerUntil = (untilMillis: number): Effect.Effect<void> => FiberRef.set(keptUntil, untilMillis)
 

@@ -116,9 +116,11 @@ it.scoped("the same credentials and body get the kept answer, with a request id 
     // Another body or other credentials are other answers.
     expect((yield* ask("other")).body.run).toBe(2)
     expect((yield* ask("what", { authorization: "Basic b3RoZXI6c2VjcmV0" })).body.run).toBe(3)
+    // The body checks read the Content-Type as well: another one is another answer.
+    expect((yield* ask("what", { "content-type": "application/json; charset=utf-8" })).body.run).toBe(4)
     // A route that does not keep answers asks its handler every time, whatever the handler says.
     yield* ask("what", {}, "/v1/unkept")
-    expect((yield* ask("what", {}, "/v1/unkept")).body.run).toBe(5)
+    expect((yield* ask("what", {}, "/v1/unkept")).body.run).toBe(6)
   }))
 
 it.scoped("a change counted on the channel, the answer's deadline, or a fence that cannot tell: the handler answers again", () =>
