@@ -9,9 +9,14 @@ export class ExpiringCache<V> {
   constructor(private readonly capacity: number) {}
 
   get(key: string, nowMillis: number): V | undefined {
+    return this.entry(key, nowMillis)?.value
+  }
+
+  /** The entry still answering for `key`, with its deadline. */
+  entry(key: string, nowMillis: number): { readonly value: V; readonly until: number } | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
-    if (entry.until > nowMillis) return entry.value
+    if (entry.until > nowMillis) return entry
     this.entries.delete(key)
     return undefined
   }

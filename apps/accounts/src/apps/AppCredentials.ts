@@ -27,6 +27,14 @@ const rightCredentials = (appId: string, status: AppStatus, trustedUntil: number
     ? Effect.fail(new AppDisabled({ message: "This app is disabled; its authors can still manage it." }))
     : Effect.succeed<CheckedApp>({ appId, trustedUntil })
 
+type Check = (appId: string, secret: string) => Effect.Effect<CheckedApp, InvalidAppCredentials | AppDisabled>
+
+/** The service from its check: `verify` is the check's app id, for the callers that need no more. */
+const withVerify = (check: Check) => ({
+  check,
+  verify: (appId: string, secret: string) => Effect.map(check(appId, secret), (app) => app.appId)
+}) as const
+
 /** The apps `AppCredentials.Test` knows, with their secrets: one active, one disabled. */
 export const TEST_APPS = {
   active: { appId: "test-app", secret: "sas_test-app-secret", status: "active" },
@@ -41,39 +49,36 @@ export const TEST_APPS = {
 export class AppCredentials extends Effect.Service<AppCredentials>()("accounts/AppCredentials", {
   effect: Effect.gen(function*() {
     const apps = yield* AppsRepo
-    const cache = new ExpiringCache<{ readonly status: AppStatus; readonly until: number }>(10_000)
+    const cache = new ExpiringCache<AppStatus>(10_000)
 
-    const check = (appId: string, secret: string): Effect.Effect<CheckedApp, InvalidAppCredentials | AppDisabled> =>
+    const check: Check = (appId, secret) =>
       Effect.gen(function*() {
         const nowMillis = yield* Clock.currentTimeMillis
         const digest = sha256Hex(secret)
         const key = `${appId}\n${digest}`
-        let checked = cache.get(key, nowMillis)
+        let checked = cache.entry(key, nowMillis)
         if (checked === undefined) {
           const stored = yield* apps.credentialsOf(appId)
           const expected = Option.match(stored, { onNone: () => NO_SECRET, onSome: (row) => row.secret_hash ?? NO_SECRET })
           const right = constantTimeEqual(digest, expected) && Option.isSome(stored) && stored.value.secret_hash !== null
           if (!right) return yield* invalid()
-          checked = { status: stored.value.status, until: nowMillis + Duration.toMillis(CREDENTIAL_CACHE) }
-          cache.set(key, checked, checked.until)
+          checked = { value: stored.value.status, until: nowMillis + Duration.toMillis(CREDENTIAL_CACHE) }
+          cache.set(key, checked.value, checked.until)
         }
-        return yield* rightCredentials(appId, checked.status, checked.until)
+        return yield* rightCredentials(appId, checked.value, checked.until)
       })
 
-    return { check, verify: (appId: string, secret: string) => Effect.map(check(appId, secret), (app) => app.appId) } as const
+    return withVerify(check)
   }),
   dependencies: [AppsRepo.Default]
 }) {
   /** The apps of TEST_APPS only, in memory and uncached: for tests of the callers (client authentication). */
   static Test = Layer.succeed(
     this,
-    this.make((() => {
-      // Uncached: every check is trusted for the instant it is made.
-      const check = (appId: string, secret: string): Effect.Effect<CheckedApp, InvalidAppCredentials | AppDisabled> => {
-        const app = Object.values(TEST_APPS).find((known) => known.appId === appId && known.secret === secret)
-        return app === undefined ? Effect.fail(invalid()) : Effect.flatMap(Clock.currentTimeMillis, (now) => rightCredentials(app.appId, app.status, now))
-      }
-      return { check, verify: (appId: string, secret: string) => Effect.map(check(appId, secret), (app) => app.appId) }
-    })())
+    // Uncached: every check is trusted for the instant it is made.
+    this.make(withVerify((appId, secret) => {
+      const app = Object.values(TEST_APPS).find((known) => known.appId === appId && known.secret === secret)
+      return app === undefined ? Effect.fail(invalid()) : Effect.flatMap(Clock.currentTimeMillis, (now) => rightCredentials(app.appId, app.status, now))
+    }))
   )
 }
